@@ -1,0 +1,60 @@
+# wadkit — see README.md. `make test` is what CI runs (.ci/run).
+PYTHON ?= python3
+REQ_HASH := $(shell cat requirements-dev.txt | sha256sum | cut -c1-12)
+# The venv lives outside the clone, keyed by the requirements, so CI reuses it.
+VENV ?= $(HOME)/.cache/wadkit/venv-$(REQ_HASH)
+VPY := $(VENV)/bin/python
+PYTEST := $(VENV)/bin/pytest
+SAN_DIR := build/sanitize
+export WADKIT_WERROR ?= 1
+
+.PHONY: all deps build test test-plain sanitize demo wheel check-static clean
+
+all: build
+
+$(VPY): requirements-dev.txt
+	./tools/install-system-deps.sh
+	$(PYTHON) -m venv $(VENV)
+	$(VPY) -m pip install -q --upgrade pip
+	$(VPY) -m pip install -q -r requirements-dev.txt
+	touch $(VPY)
+
+deps: $(VPY)
+	./tools/install-system-deps.sh
+
+build: deps
+	$(VPY) setup.py -q build_ext --inplace
+
+# The README's test command: the suite, then the suite again under ASan+UBSan.
+test: test-plain sanitize
+
+# pytest exits 5 when it collected nothing: that is a failure here.
+test-plain: build
+	PYTHONPATH=$(CURDIR) $(PYTEST) tests -q -p no:cacheprovider; rc=$$?; \
+	  if [ $$rc -eq 5 ]; then echo "no tests collected" >&2; exit 1; fi; exit $$rc
+
+# The whole suite against an ASan + UBSan build of the extension.
+sanitize: deps
+	rm -rf $(SAN_DIR) && mkdir -p $(SAN_DIR)/wadkit
+	WADKIT_SANITIZE=1 $(VPY) setup.py -q build_ext -b $(SAN_DIR) -t $(SAN_DIR)/tmp
+	cp wadkit/*.py wadkit/py.typed $(SAN_DIR)/wadkit/
+	PYTHONPATH=$(CURDIR)/$(SAN_DIR) PYTHONMALLOC=malloc \
+	  LD_PRELOAD="$$(gcc -print-file-name=libasan.so) $$(gcc -print-file-name=libubsan.so)" \
+	  ASAN_OPTIONS=detect_leaks=1:abort_on_error=1:strict_string_checks=1 \
+	  LSAN_OPTIONS=suppressions=$(CURDIR)/tools/lsan.supp:print_suppressions=0 \
+	  UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+	  $(PYTEST) tests -q -p no:cacheprovider; rc=$$?; \
+	  if [ $$rc -eq 5 ]; then echo "no tests collected" >&2; exit 1; fi; exit $$rc
+
+demo: build
+	mkdir -p build/demo
+	PYTHONPATH=$(CURDIR)/tests $(VPY) -c "from builders import eng_wad; \
+	  open('build/demo/sample_eng.wad', 'wb').write(eng_wad.sample_wad())"
+	PYTHONPATH=$(CURDIR) $(VPY) -m wadkit info build/demo/sample_eng.wad
+
+# `pip install .` in an isolated build, as a user would.
+wheel: deps
+	$(VPY) -m pip wheel -q --no-deps -w build/wheel .
+
+clean:
+	rm -rf build wadkit/*.so

@@ -1,0 +1,89 @@
+/* GError -> Python exception, in one place. */
+#include "module.h"
+
+#include <errno.h>
+
+#include "../core/common/wk_error.h"
+
+static PyObject *
+file_error_type (gint code)
+{
+  switch (code)
+    {
+    case G_FILE_ERROR_NOENT: return PyExc_FileNotFoundError;
+    case G_FILE_ERROR_EXIST: return PyExc_FileExistsError;
+    case G_FILE_ERROR_ISDIR: return PyExc_IsADirectoryError;
+    case G_FILE_ERROR_NOTDIR: return PyExc_NotADirectoryError;
+    case G_FILE_ERROR_ACCES:
+    case G_FILE_ERROR_PERM: return PyExc_PermissionError;
+    default: return PyExc_OSError;
+    }
+}
+
+static PyObject *
+format_error (WkModState *st, PyObject *type, const GError *error)
+{
+  PyObject *exc = PyObject_CallFunction (type, "s", error->message);
+  if (exc == NULL)
+    return NULL;
+  gint64 off = wk_error_offset (error);
+  PyObject *offset = off >= 0 ? PyLong_FromLongLong (off) : Py_NewRef (Py_None);
+  PyObject *context = PyUnicode_FromString (wk_error_context (error));
+  if (offset == NULL || context == NULL
+      || PyObject_SetAttrString (exc, "offset", offset) < 0
+      || PyObject_SetAttrString (exc, "context", context) < 0)
+    Py_CLEAR (exc);
+  Py_XDECREF (offset);
+  Py_XDECREF (context);
+  (void) st;
+  return exc;
+}
+
+PyObject *
+wk_raise (WkModState *st, GError *error)
+{
+  if (error == NULL)
+    {
+      PyErr_SetString (PyExc_SystemError, "wadkit: failure without an error");
+      return NULL;
+    }
+  if (error->domain == WK_ERROR)
+    {
+      PyObject *type = error->code == WK_ERROR_FORMAT ? st->FormatError
+                       : error->code == WK_ERROR_LIMIT ? st->LimitError
+                                                       : PyExc_ValueError;
+      if (type == PyExc_ValueError)
+        PyErr_SetString (type, error->message);
+      else
+        {
+          PyObject *exc = format_error (st, type, error);
+          if (exc != NULL)
+            {
+              PyErr_SetObject (type, exc);
+              Py_DECREF (exc);
+            }
+        }
+    }
+  else if (error->domain == G_FILE_ERROR)
+    PyErr_SetString (file_error_type (error->code), error->message);
+  else
+    PyErr_SetString (PyExc_OSError, error->message);
+  g_error_free (error);
+  return NULL;
+}
+
+int
+wk_warn_all (WkModState *st, GPtrArray *warnings)
+{
+  for (guint i = 0; warnings && i < warnings->len; i++)
+    if (PyErr_WarnEx (st->WadWarning, g_ptr_array_index (warnings, i), 1) < 0)
+      return -1;
+  return 0;
+}
+
+int
+wk_fs_path (PyObject *obj, PyObject **out)
+{
+  *out = NULL;
+  return PyUnicode_FSConverter (obj, out) ? 0 : -1;
+}

@@ -1,0 +1,117 @@
+/* wadkit._core: multi-phase init, module state, exceptions. */
+#include "module.h"
+
+#define WK_NUMPY_IMPORT
+#include "wk_numpy.h"
+
+WkModState *
+wk_state_from_module (PyObject *module)
+{
+  return (WkModState *) PyModule_GetState (module);
+}
+
+WkModState *
+wk_state_from_type (PyTypeObject *type)
+{
+  PyObject *mod = PyType_GetModuleByDef (type, &wk_module_def);
+  return mod ? wk_state_from_module (mod) : NULL;
+}
+
+static int
+add_exception (PyObject *module, PyObject **slot, const char *name,
+               PyObject *bases, const char *doc)
+{
+  *slot = PyErr_NewExceptionWithDoc (name, doc, bases, NULL);
+  if (*slot == NULL)
+    return -1;
+  return PyModule_AddObjectRef (module, strrchr (name, '.') + 1, *slot);
+}
+
+static int
+wk_exec (PyObject *module)
+{
+  WkModState *st = wk_state_from_module (module);
+  if (PyArray_ImportNumPyAPI () < 0)
+    return -1;
+  if (add_exception (module, &st->WadError, "wadkit.WadError", NULL,
+                     "Base class of every wadkit error.") < 0)
+    return -1;
+  PyObject *bases = PyTuple_Pack (2, st->WadError, PyExc_ValueError);
+  if (bases == NULL)
+    return -1;
+  int rc = add_exception (module, &st->FormatError, "wadkit.FormatError", bases,
+                          "The input breaks its format. .offset is the byte "
+                          "offset (or None), .context where it was found.");
+  if (rc == 0)
+    rc = add_exception (module, &st->LimitError, "wadkit.LimitError", bases,
+                        "A write the game could not load; nothing was written.");
+  Py_DECREF (bases);
+  if (rc < 0)
+    return -1;
+  if (add_exception (module, &st->WadWarning, "wadkit.WadWarning",
+                     PyExc_UserWarning,
+                     "A tolerated oddity in a file (kept as it is).") < 0)
+    return -1;
+  PyObject *glib = Py_BuildValue ("(III)", glib_major_version,
+                                  glib_minor_version, glib_micro_version);
+  rc = glib ? PyModule_AddObjectRef (module, "glib_version", glib) : -1;
+  Py_XDECREF (glib);
+  if (rc < 0)
+    return -1;
+  return wk_eng_wad_register (module, st);
+}
+
+static int
+wk_traverse (PyObject *module, visitproc visit, void *arg)
+{
+  WkModState *st = wk_state_from_module (module);
+  Py_VISIT (st->WadError);
+  Py_VISIT (st->FormatError);
+  Py_VISIT (st->LimitError);
+  Py_VISIT (st->WadWarning);
+  Py_VISIT (st->EngWadType);
+  return 0;
+}
+
+static int
+wk_clear (PyObject *module)
+{
+  WkModState *st = wk_state_from_module (module);
+  Py_CLEAR (st->WadError);
+  Py_CLEAR (st->FormatError);
+  Py_CLEAR (st->LimitError);
+  Py_CLEAR (st->WadWarning);
+  Py_CLEAR (st->EngWadType);
+  return 0;
+}
+
+static void
+wk_free (void *module)
+{
+  wk_clear ((PyObject *) module);
+}
+
+static PyModuleDef_Slot wk_slots[] = {
+  { Py_mod_exec, wk_exec },
+#ifdef Py_mod_multiple_interpreters
+  { Py_mod_multiple_interpreters, Py_MOD_MULTIPLE_INTERPRETERS_NOT_SUPPORTED },
+#endif
+  { 0, NULL },
+};
+
+PyModuleDef wk_module_def = {
+  PyModuleDef_HEAD_INIT,
+  .m_name = "wadkit._core",
+  .m_doc = "wadkit's C core: parsers and writers for ENG and RC2 level files.",
+  .m_size = sizeof (WkModState),
+  .m_slots = wk_slots,
+  .m_traverse = wk_traverse,
+  .m_clear = wk_clear,
+  .m_free = wk_free,
+};
+
+PyMODINIT_FUNC
+PyInit__core (void)
+{
+  return PyModuleDef_Init (&wk_module_def);
+}

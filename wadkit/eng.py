@@ -1,0 +1,96 @@
+"""ENG levels (The Emperor's New Groove, PC; Croc-2 engine): Python API.
+
+    lvl = wadkit.eng.open("t1l1m001.wad")
+    lvl.chunks            # [Chunk(tag='INFO', offset=4, size=4), ...]
+    lvl.chunk("TRAK")     # zero-copy memoryview of the payload
+    lvl.save("copy.wad")  # byte-identical when nothing changed; atomic
+"""
+from __future__ import annotations
+
+import os
+from typing import NamedTuple
+
+from . import _core
+
+
+class Chunk(NamedTuple):
+    tag: str      # chunk name as the engine spells it ("MAP ", "TRAK")
+    offset: int   # offset of the 8-byte chunk header in the file
+    size: int     # payload size in bytes (without the header)
+
+
+class Level:
+    """An ENG level WAD. Holds the file mapped; edits are kept until save()."""
+
+    def __init__(self, wad: _core.EngWad, path: str | None = None):
+        self._wad = wad
+        self.path = path
+        self._raw = wad.chunks
+        self.chunks = [Chunk(name, off, size) for name, off, size, _ in self._raw]
+        self._replaced: dict[int, bytes] = {}
+
+    @property
+    def warnings(self) -> list[str]:
+        return self._wad.warnings
+
+    @property
+    def declared_length(self) -> int:
+        return self._wad.declared_length
+
+    def _index(self, tag: str) -> int:
+        tag = tag.ljust(4)
+        for i, c in enumerate(self.chunks):
+            if c.tag == tag:
+                return i
+        raise KeyError(f"no chunk {tag!r} in this WAD")
+
+    def __contains__(self, tag: str) -> bool:
+        return any(c.tag == tag.ljust(4) for c in self.chunks)
+
+    def chunk(self, tag: str) -> memoryview:
+        """The payload of a chunk: a replaced one, or a view into the file."""
+        i = self._index(tag)
+        if i in self._replaced:
+            return memoryview(self._replaced[i])
+        c = self.chunks[i]
+        return memoryview(self._wad)[c.offset + 8:c.offset + 8 + c.size]
+
+    def replace_chunk(self, tag: str, payload) -> None:
+        """Give a chunk a new payload (written by to_bytes()/save())."""
+        self._replaced[self._index(tag)] = bytes(payload)
+
+    def to_bytes(self) -> bytes:
+        """The whole WAD as it would be saved (verified by parsing it again)."""
+        return self._wad.build(self._replaced or None)
+
+    def save(self, path: str | os.PathLike) -> None:
+        """Write atomically (temp file, fsync, rename). Refuses to write over
+        the file this level was opened from."""
+        if self.path is not None and os.path.exists(path) \
+                and os.path.samefile(path, self.path):
+            raise ValueError(f"{os.fspath(path)} is the source file of this "
+                             "level; save to another path")
+        self._wad.save(path, self._replaced or None)
+
+    def info(self) -> dict:
+        """What `wadkit info` shows, as plain data."""
+        return {
+            "format": "eng",
+            "path": self.path,
+            "size": self._wad.size,
+            "declared_length": self._wad.declared_length,
+            "chunks": [{"tag": name, "offset": off, "size": size,
+                        "size_field": field}
+                       for name, off, size, field in self._raw],
+            "warnings": self.warnings,
+        }
+
+
+def open(path: str | os.PathLike) -> Level:
+    """Open an ENG level WAD (memory-mapped). Raises wadkit.FormatError."""
+    return Level(_core.EngWad(os.fspath(path)), os.fspath(path))
+
+
+def from_bytes(data) -> Level:
+    """Parse an ENG level WAD held in memory (the bytes are copied)."""
+    return Level(_core.EngWad(data))
