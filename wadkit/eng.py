@@ -11,6 +11,7 @@ import os
 from typing import NamedTuple
 
 from . import _core
+from .eng_geom import GeometryMixin
 
 
 class Chunk(NamedTuple):
@@ -19,7 +20,7 @@ class Chunk(NamedTuple):
     size: int     # payload size in bytes (without the header)
 
 
-class Level:
+class Level(GeometryMixin):
     """An ENG level WAD. Holds the file mapped; edits are kept until save()."""
 
     def __init__(self, wad: _core.EngWad, path: str | None = None):

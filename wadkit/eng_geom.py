@@ -1,0 +1,155 @@
+"""ENG level geometry (TRAK, STPC, MAP tile part) on a Level: glue over
+wadkit._core.EngGeometry. All parsing and conversion is done in C; this
+module only names things and caches them.
+
+    lvl.flags                  # WFPC u32
+    lvl.models[i]              # TRAK tile models (Model), file space
+    lvl.objects                # STPC models (skinned ones: bone_counts)
+    lvl.animations             # STPC animation blocks (dicts)
+    lvl.tiles                  # Tiles: the MAP tile part as arrays
+    lvl.zones                  # Zones: 32 × (mask, height) + the W×H grid
+    lvl.world_mesh()           # dict of arrays, ready for foreach_set
+"""
+from __future__ import annotations
+
+import warnings
+from functools import cached_property
+
+from . import _core
+
+
+class Model:
+    """One ENG model. Arrays are in the space it was read in ("file" by
+    default: game space, z negated from the stored vertices, corner order
+    (0,2,1)). positions/normals (N,3) f32; triangles (M,3) u32; face_flags
+    (M,) u16; face_texture (M,) i32; face_planes (M,4) f32; centre (3,),
+    box (8,3); collision_raw: the 32-byte records of groups A+B+C;
+    collision_groups: their 3 counts. STPC models add bone_counts (per-bone
+    vertex counts, empty for rigid models) and rigid_vertex_count."""
+
+    def __init__(self, d: dict, space: str):
+        self.space = space
+        self.__dict__.update(d)
+
+    def __repr__(self) -> str:
+        return (f"Model({len(self.positions)} vertices, "
+                f"{len(self.triangles)} triangles, "
+                f"{sum(self.collision_groups)} collision records)")
+
+
+class _Table:
+    """A dict of arrays shown as attributes (lvl.tiles.position …)."""
+
+    def __init__(self, d: dict):
+        self.__dict__.update(d)
+
+    def keys(self):
+        return list(self.__dict__)
+
+    def __getitem__(self, key):
+        return self.__dict__[key]
+
+
+class Tiles(_Table):
+    """The MAP tile part. position (N,3) f32 (from B, file space), rotation
+    (N,) 0..4095, model (N,), cell (N,) = x + z·W and cell_xz (N,2), anim_flag,
+    swap (N,) index into swaps (S,5) {cellX, y, cellZ, modelA, modelB} or -1,
+    colors (K,4) u8 (R,G,B,A) with per-tile color_start/color_sets and
+    color_b_start/color_b_sets (modelB of a swap tile; 0 sets = none).
+    Raw: a_position (export space), a_rotation, a_model, b (N,6) i32 20.12."""
+
+    def __len__(self) -> int:
+        return len(self.model)
+
+
+class Zones(_Table):
+    """mask (32,) u32, height (32,) i32, grid (H,W) u32 zone numbers."""
+
+
+class GeometryMixin:
+    """Geometry properties of an ENG Level (needs .chunk(), .chunks)."""
+
+    def _chunk_or_none(self, tag: str):
+        if tag not in self:
+            return None, 0
+        off = self.chunks[self._index(tag)].offset + 8
+        return self.chunk(tag), off
+
+    @cached_property
+    def _geom(self) -> _core.EngGeometry:
+        wfpc, _ = self._chunk_or_none("WFPC")
+        trak, trak_off = self._chunk_or_none("TRAK")
+        map_, map_off = self._chunk_or_none("MAP")
+        stpc, stpc_off = self._chunk_or_none("STPC")
+        g = _core.EngGeometry(wfpc, trak, trak_off, map_, map_off, stpc, stpc_off)
+        for w in g.warnings:
+            warnings.warn(w, _core.WadWarning, stacklevel=3)
+        return g
+
+    @property
+    def flags(self) -> int:
+        """The WFPC feature flags (0 when the level has no WFPC)."""
+        return self._geom.flags
+
+    @cached_property
+    def models(self) -> list[Model]:
+        """TRAK tile models, file space."""
+        return [Model(d, "file") for d in self._geom.models("file")]
+
+    @cached_property
+    def objects(self) -> list[Model]:
+        """STPC object models, file space."""
+        return [Model(d, "file") for d in self._geom.models("file", objects=True)]
+
+    def models_in(self, space: str = "file", objects: bool = False) -> list[Model]:
+        """TRAK (or STPC) models in "file" or "export" space."""
+        return [Model(d, space) for d in self._geom.models(space, objects=objects)]
+
+    @cached_property
+    def animations(self) -> list[dict]:
+        """STPC animations: n_frames, n_bones, n_delta, flag, a (nA,) u32,
+        frame_words (nFrames,4) i16 or None, deltas [frame 0 (nDelta,4) i16,
+        later frames (nDelta,) i16], matrices (nFrames,nBones,4,4) f32, raw."""
+        return self._geom.animations()
+
+    @property
+    def animation_layout(self) -> str | None:
+        return self._geom.animation_layout
+
+    @cached_property
+    def tiles(self) -> Tiles:
+        return Tiles(self._geom.tiles("file"))
+
+    def tiles_in(self, space: str = "file") -> Tiles:
+        return Tiles(self._geom.tiles(space))
+
+    @cached_property
+    def zones(self) -> Zones:
+        return Zones(self._geom.zones())
+
+    @property
+    def geometry_warnings(self) -> list[str]:
+        return self._geom.warnings
+
+    def world_mesh(self, space: str = "file", texture_table=None,
+                   color_set: int = 0) -> dict:
+        """The whole level as one mesh: positions (V,3) f32, triangles (T,3)
+        u32, uv (T,3,2) f32 (U right, V down the texture page), color
+        (T,3,4) f32, texture (T,) i32 (texture-table entry), page (T,) i32,
+        face_flags (T,) u16, tile (T,) i32. texture_table: raw n×8 bytes
+        (default: the level's own table when known); without one every face
+        shows the unit rectangle."""
+        if texture_table is None:
+            texture_table = getattr(self, "texture_table_raw", None)
+        return self._geom.world_mesh(space, texture_table, color_set)
+
+    def rebuild_geometry(self) -> dict[str, bytes]:
+        """TRAK, MAP and STPC payloads rebuilt from the parsed fields (equal
+        to the originals when nothing changed)."""
+        out = {}
+        g = self._geom
+        for tag, build in (("TRAK", g.build_trak), ("MAP ", g.build_map),
+                           ("STPC", g.build_stpc)):
+            if tag in self:
+                out[tag] = build()
+        return out
