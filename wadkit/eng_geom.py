@@ -77,11 +77,12 @@ class GeometryMixin:
 
     @cached_property
     def _geom(self) -> _core.EngGeometry:
-        wfpc, _ = self._chunk_or_none("WFPC")
+        wfpc, wfpc_off = self._chunk_or_none("WFPC")
         trak, trak_off = self._chunk_or_none("TRAK")
         map_, map_off = self._chunk_or_none("MAP")
         stpc, stpc_off = self._chunk_or_none("STPC")
-        g = _core.EngGeometry(wfpc, trak, trak_off, map_, map_off, stpc, stpc_off)
+        g = _core.EngGeometry(wfpc, trak, trak_off, map_, map_off, stpc, stpc_off,
+                              wfpc_off)
         for w in g.warnings:
             warnings.warn(w, _core.WadWarning, stacklevel=3)
         return g

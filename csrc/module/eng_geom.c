@@ -101,12 +101,12 @@ static PyObject *
 geom_new (PyTypeObject *type, PyObject *args, PyObject *kwds)
 {
   static char *kwlist[] = { "wfpc", "trak", "trak_base", "map", "map_base",
-                            "stpc", "stpc_base", NULL };
+                            "stpc", "stpc_base", "wfpc_base", NULL };
   PyObject *o_wfpc, *o_trak, *o_map, *o_stpc;
-  long long b_trak, b_map, b_stpc;
-  if (!PyArg_ParseTupleAndKeywords (args, kwds, "OOLOLOL:EngGeometry", kwlist,
+  long long b_trak, b_map, b_stpc, b_wfpc = 0;
+  if (!PyArg_ParseTupleAndKeywords (args, kwds, "OOLOLOL|L:EngGeometry", kwlist,
                                     &o_wfpc, &o_trak, &b_trak, &o_map, &b_map,
-                                    &o_stpc, &b_stpc))
+                                    &o_stpc, &b_stpc, &b_wfpc))
     return NULL;
   WkModState *st = wk_state_from_type (type);
   if (st == NULL)
@@ -116,7 +116,7 @@ geom_new (PyTypeObject *type, PyObject *args, PyObject *kwds)
     return NULL;
   g->warnings = g_ptr_array_new_with_free_func (g_free);
   Chunk wfpc = { 0 }, trak = { 0 }, map = { 0 }, stpc = { 0 };
-  if (get_chunk (o_wfpc, 0, &wfpc) < 0 || get_chunk (o_trak, b_trak, &trak) < 0
+  if (get_chunk (o_wfpc, b_wfpc, &wfpc) < 0 || get_chunk (o_trak, b_trak, &trak) < 0
       || get_chunk (o_map, b_map, &map) < 0 || get_chunk (o_stpc, b_stpc, &stpc) < 0)
     goto fail;
   GError *error = NULL;
@@ -753,7 +753,7 @@ static PyType_Slot geom_slots[] = {
   { Py_tp_getset, geom_getset },
   { Py_tp_methods, geom_methods },
   { Py_tp_doc, "EngGeometry(wfpc, trak, trak_base, map, map_base, stpc, "
-               "stpc_base): the geometry chunks of an ENG level (each a "
+               "stpc_base, wfpc_base=0): the geometry chunks of an ENG level (each a "
                "bytes-like payload or None; *_base = its absolute file offset)." },
   { 0, NULL },
 };
