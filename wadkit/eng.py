@@ -11,7 +11,7 @@ import os
 from typing import NamedTuple
 
 from . import _core
-from .eng_geom import GeometryMixin
+from .eng_geom import GeometryMixin, ImportMixin
 
 
 class Chunk(NamedTuple):
@@ -20,7 +20,7 @@ class Chunk(NamedTuple):
     size: int     # payload size in bytes (without the header)
 
 
-class Level(GeometryMixin):
+class Level(GeometryMixin, ImportMixin):
     """An ENG level WAD. Holds the file mapped; edits are kept until save()."""
 
     def __init__(self, wad: _core.EngWad, path: str | None = None):

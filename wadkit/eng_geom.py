@@ -154,3 +154,97 @@ class GeometryMixin:
             if tag in self:
                 out[tag] = build()
         return out
+
+
+def _array(value, dtype, shape_tail, name):
+    import numpy as np
+    a = np.ascontiguousarray(value, dtype=dtype)
+    if a.ndim != 1 + len(shape_tail) or tuple(a.shape[1:]) != shape_tail:
+        raise ValueError(f"{name} must have shape (n, {', '.join(map(str, shape_tail))})"
+                         f", not {a.shape}")
+    return a
+
+
+class ImportMixin:
+    """The ENG write path (Level.with_geometry)."""
+
+    def with_geometry(self, positions, triangles, uv, texture=None, color=None,
+                      collision=None, keep_tiles: bool = False,
+                      zones: str = "flat", default_texture: int = 0,
+                      face_flags=None):
+        """A new Level whose TRAK and MAP tile part hold this mesh (file space:
+        positions (V,3), triangles (T,3), uv (T,3,2) per corner, texture (T,)
+        texture-table entries, color (T,3,4) per corner or None for grey).
+        collision = (c_positions (CV,3), c_polygons (P,3|4; -1 pads a
+        triangle), c_material (P,) or None); default: the render triangles.
+        Every other chunk stays byte-identical. Raises wadkit.LimitError
+        (nothing written) when the engine could not load the result. The
+        returned level has .import_report."""
+        import numpy as np
+        if zones not in ("flat", "keep"):
+            raise ValueError("zones must be 'flat' or 'keep'")
+        pos = _array(positions, np.float32, (3,), "positions")
+        tri = _array(triangles, np.uint32, (3,), "triangles")
+        n = len(tri)
+        uvs = _array(uv, np.float32, (3, 2), "uv")
+        tex = (np.full(n, default_texture, np.int32) if texture is None
+               else _array(texture, np.int32, (), "texture"))
+        tex = np.where(tex < 0, default_texture, tex).astype(np.int32)
+        col = None if color is None else _array(color, np.float32, (3, 4), "color")
+        flags = None if face_flags is None else _array(face_flags, np.uint16, (), "face_flags")
+        cpos = cpoly = cmat = None
+        if collision is not None:
+            cpos_in, cpoly_in, cmat_in = collision
+            cpos = _array(cpos_in, np.float32, (3,), "collision positions")
+            cpoly = np.asarray(cpoly_in, dtype=np.int32)
+            if cpoly.ndim != 2 or cpoly.shape[1] not in (3, 4):
+                raise ValueError("collision polygons must have shape (n, 3) or (n, 4)")
+            if cpoly.shape[1] == 3:
+                cpoly = np.hstack([cpoly, np.full((len(cpoly), 1), -1, np.int32)])
+            cpoly = np.ascontiguousarray(cpoly)
+            cmat = (np.zeros(len(cpoly), np.uint8) if cmat_in is None
+                    else _array(cmat_in, np.uint8, (), "collision material"))
+        for name, a in (("uv", uvs), ("texture", tex), ("color", col), ("face_flags", flags)):
+            if a is not None and len(a) != n:
+                raise ValueError(f"{name} has {len(a)} rows, triangles {n}")
+        table = getattr(self, "texture_table_raw", None)
+        replace_table = getattr(self, "replace_texture_table", None)
+        out = self._geom.import_mesh(
+            pos, tri, uvs, tex, col, flags, cpos, cpoly, cmat, table,
+            allow_new_entries=callable(replace_table), keep_tiles=keep_tiles,
+            zones_flat=(zones == "flat"))
+        replaced = dict(self._replaced)
+        replaced[self._index("TRAK")] = out["trak"]
+        replaced[self._index("MAP")] = out["map"]
+        new = type(self).__new__(type(self))
+        if out["new_entries"]:
+            # the TEXT writer (texture code) appends the entries
+            text = replace_table(bytes(table) + out["new_entries"])
+            replaced[self._index("TEXT")] = text
+        new.__init__(_core.EngWad(self._wad.build(replaced)), None)
+        report = out["report"]
+        report["warnings"] = out["warnings"]
+        if report["uv_inexact"]:
+            report["warnings"].append(
+                f"{report['uv_inexact']} triangles have UVs that are not half a "
+                "texture rectangle; they got the nearest fitting rectangle")
+        if report["uv_nearest_entry"]:
+            report["warnings"].append(
+                f"{report['uv_nearest_entry']} triangles needed texture rectangles "
+                "the table lacks and no TEXT writer is available; they use the "
+                "nearest entry on their page")
+        if report["dropped_degenerate"]:
+            report["warnings"].append(
+                f"{report['dropped_degenerate']} degenerate triangles dropped")
+        # verify: the whole geometry must parse again, with what was written
+        g = new._geom
+        if len(g.models("export")) != (len(self.models) if keep_tiles else 0) + report["tiles"]:
+            raise wadkit_error("rebuilt TRAK does not read back")
+        for w in report["warnings"]:
+            warnings.warn(w, _core.WadWarning, stacklevel=2)
+        new.import_report = report
+        return new
+
+
+def wadkit_error(msg):
+    return _core.WadError(msg)

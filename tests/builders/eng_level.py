@@ -186,7 +186,7 @@ def level(*, wfpc=0, trak_payload=None, stpc_payload=None, map_payload_=None,
     return eng_wad.wad(chunks)
 
 
-def realistic_level(seed=3, n_models=300, grid=64, n_tiles=1400):
+def realistic_level(seed=3, n_models=300, grid=64, n_tiles=1400, extent=0.6):
     """A level with roughly the statistics of the originals: ~300 tile
     models, ~25,000 triangles over them, a 64×64 grid, vertex colour sets,
     anim tiles with swaps (WFPC 0x10000), zones, STPC models and animations.
@@ -199,7 +199,8 @@ def realistic_level(seed=3, n_models=300, grid=64, n_tiles=1400):
     n_tris = 0
     for i in range(1, n_models):
         nv = rnd.randint(20, 140)
-        verts = [(rnd.uniform(-0.6, 0.6), rnd.uniform(-1, 2), rnd.uniform(-0.6, 0.6),
+        verts = [(rnd.uniform(-extent, extent), rnd.uniform(-1, 2),
+                  rnd.uniform(-extent, extent),
                   0.0, 1.0, 0.0) for _ in range(nv)]
         nf = rnd.randint(nv // 2, 3 * nv // 2)
         faces = []
