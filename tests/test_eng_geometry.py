@@ -125,10 +125,10 @@ def uv_level():
     faces = [(flags, 0, 1, 2, 0) for flags in UV_BY_FLAGS]
     faces.append((0x800, 0, 1, 2, 1))      # flat colour entry
     faces.append((0x4000, 0, 1, 2, 0))     # ignores vertex colours
-    tiles = [L.Tile(0.5, 0, -0.5, 0, 0, colors=L.color_block(3, [TRI_COLORS]))]
+    tiles = [L.Tile(1.5, 0, -1.5, 0, 0, colors=L.color_block(3, [TRI_COLORS]))]
     text = L.text_table([(0, 3, -1, 16, 31, 32, 63), (1, 0, -1, 255, 128, 0, 0)])
     return L.level(trak_payload=L.trak([L.Model(TRI, faces)]), text_payload=text,
-                   map_payload_=L.map_payload(1, 1, tiles))
+                   map_payload_=L.map_payload(3, 3, tiles))
 
 
 def table_of(data):
@@ -150,9 +150,8 @@ def test_uv_corner_rules(space):
         assert mesh["page"][t] == 3 and mesh["texture"][t] == 0
     flat, white = len(UV_BY_FLAGS), len(UV_BY_FLAGS) + 1
     assert mesh["page"][flat] == -1 and mesh["texture"][flat] == 1
-    tint = np.array([1.0, 128 / 255, 0.0])
-    np.testing.assert_allclose(mesh["color"][flat][:, :3],
-                               [np.array(TRI_RGB[k]) * tint for k in order], rtol=1e-6)
+    # a flat colour is the material's colour (page -1), not mixed in here
+    np.testing.assert_allclose(mesh["color"][flat][:, :3], [TRI_RGB[k] for k in order])
     np.testing.assert_array_equal(mesh["color"][white], np.ones((3, 4)))
     np.testing.assert_array_equal(mesh["color"][..., 3], 1.0)
     for key, dtype in (("positions", np.float32), ("triangles", np.uint32),

@@ -171,12 +171,13 @@ class ImportMixin:
     def with_geometry(self, positions, triangles, uv, texture=None, color=None,
                       collision=None, keep_tiles: bool = False,
                       zones: str = "flat", default_texture: int = 0,
-                      face_flags=None):
+                      face_flags=None, texture_table=None):
         """A new Level whose TRAK and MAP tile part hold this mesh (file space:
         positions (V,3), triangles (T,3), uv (T,3,2) per corner, texture (T,)
         texture-table entries, color (T,3,4) per corner or None for grey).
         collision = (c_positions (CV,3), c_polygons (P,3|4; -1 pads a
         triangle), c_material (P,) or None); default: the render triangles.
+        texture_table: raw n×8 bytes (default: the level's own table).
         Every other chunk stays byte-identical. Raises wadkit.LimitError
         (nothing written) when the engine could not load the result. The
         returned level has .import_report."""
@@ -207,7 +208,8 @@ class ImportMixin:
         for name, a in (("uv", uvs), ("texture", tex), ("color", col), ("face_flags", flags)):
             if a is not None and len(a) != n:
                 raise ValueError(f"{name} has {len(a)} rows, triangles {n}")
-        table = getattr(self, "texture_table_raw", None)
+        table = (getattr(self, "texture_table_raw", None) if texture_table is None
+                 else texture_table)
         replace_table = getattr(self, "replace_texture_table", None)
         out = self._geom.import_mesh(
             pos, tri, uvs, tex, col, flags, cpos, cpoly, cmat, table,

@@ -226,7 +226,8 @@ fit_face (Ctx *ctx, gsize t, const gfloat uv[3][2], guint16 *tex, guint16 *flags
   WkEngUvFit fit;
   wk_eng_uv_fit (uv, &fit);
   *flags = fit.flags;
-  if (fit.error > 0.5f)
+  gboolean flat = in->entries && (in->entries[want].flags & WK_ENG_TEX_FLAT);
+  if (fit.error > 0.5f && !flat)
     ctx->imp->uv_inexact++;
   if (in->entries == NULL)
     {
@@ -236,7 +237,11 @@ fit_face (Ctx *ctx, gsize t, const gfloat uv[3][2], guint16 *tex, guint16 *flags
   const WkEngTexEntry *base = &in->entries[want];
   if (base->flags & WK_ENG_TEX_FLAT)
     {
+      /* UVs mean nothing on a flat colour: keep the face's own corner bits */
       *tex = (guint16) want;
+      if (in->face_flags)
+        *flags = in->face_flags[t] & (WK_ENG_FACE_QUAD | WK_ENG_FACE_SECOND
+                                      | WK_ENG_FACE_MIRROR_U);
       return TRUE;
     }
   WkEngTexEntry e = *base;

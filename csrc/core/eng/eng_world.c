@@ -65,14 +65,10 @@ wk_eng_world_mesh_size (const GPtrArray *models, const WkEngMap *map,
 }
 
 static void
-corner_color (const guint8 *rgba, gboolean white, const gfloat tint[3],
-              gfloat out[4])
+corner_color (const guint8 *rgba, gboolean white, gfloat out[4])
 {
   for (int k = 0; k < 3; k++)
-    {
-      gfloat c = white ? 1.0f : MIN ((gfloat) rgba[k] / 128.0f, 1.0f);
-      out[k] = c * tint[k];
-    }
+    out[k] = white ? 1.0f : MIN ((gfloat) rgba[k] / 128.0f, 1.0f);
   out[3] = 1.0f;
 }
 
@@ -99,7 +95,7 @@ wk_eng_world_mesh_fill (const GPtrArray *models, const WkEngMap *map,
       for (guint f = 0; f < m->n_faces; f++, t++)
         {
           const WkEngFace *face = &m->faces[f];
-          gfloat rect[4], tint[3] = { 1.0f, 1.0f, 1.0f };
+          gfloat rect[4];
           memcpy (rect, unit_rect, sizeof rect);
           out->page[t] = -1;
           if (entries != NULL)
@@ -116,11 +112,7 @@ wk_eng_world_mesh_fill (const GPtrArray *models, const WkEngMap *map,
                   return FALSE;
                 }
               const WkEngTexEntry *e = &entries[face->tex];
-              guint8 rgb[3];
-              if (wk_eng_tex_flat_rgb (e, rgb))
-                for (int k = 0; k < 3; k++)
-                  tint[k] = rgb[k] / 255.0f;
-              else
+              if (!(e->flags & WK_ENG_TEX_FLAT))
                 out->page[t] = e->page;
               wk_eng_tex_uv_rect (e, rect);
             }
@@ -135,7 +127,7 @@ wk_eng_world_mesh_fill (const GPtrArray *models, const WkEngMap *map,
               out->uv[6 * t + 2 * k] = uv[src][0];
               out->uv[6 * t + 2 * k + 1] = uv[src][1];
               corner_color (m->n_verts ? colors + 4 * (gsize) vi : grey, white,
-                            tint, &out->color[12 * t + 4 * k]);
+                            &out->color[12 * t + 4 * k]);
             }
           out->texture[t] = face->tex;
           out->face_flags[t] = face->flags;

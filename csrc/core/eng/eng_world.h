@@ -59,7 +59,8 @@ void wk_eng_world_mesh_size (const GPtrArray *models, const WkEngMap *map,
 /* Fill caller-allocated arrays. entries: the texture table (NULL: every face
  * gets the unit rectangle). color_set: which vertex-colour set (falls back to
  * set 0 where a tile has fewer). Colours: byte/128 clamped to 1, alpha 1;
- * faces with 0x4000 are white; flat-colour entries tint by their RGB/255. */
+ * faces with 0x4000 are white. Flat-colour entries get page -1 (their RGB is
+ * in the table: a material colour, not mixed into the vertex colours). */
 gboolean wk_eng_world_mesh_fill (const GPtrArray *models, const WkEngMap *map,
                                  const WkEngTexEntry *entries, guint n_entries,
                                  WkEngSpace space, guint color_set,
