@@ -432,7 +432,8 @@ build_cell (Ctx *ctx, Cell *cell, GPtrArray *polys, GError **error)
 
   m->n_verts = verts->len / 6;
   m->verts = g_new (gfloat, (gsize) verts->len + 1);
-  memcpy (m->verts, verts->data, verts->len * sizeof (gfloat));
+  if (verts->len)
+    memcpy (m->verts, verts->data, verts->len * sizeof (gfloat));
   m->n_faces = faces->len;
   m->faces = g_new (WkEngFace, faces->len + 1);
   guint batch_len = 0;
