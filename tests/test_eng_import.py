@@ -11,6 +11,9 @@ from test_eng_geometry import UV_BY_FLAGS, chunk_payloads, table_of, uv_level
 
 TRI = [(0, 0, 0, 0, 1, 0), (1, 0, 0, 0, 1, 0), (0, 0, 1, 0, 1, 0)]
 
+# the base level has one tile swap; replacing its tiles drops it (tested below)
+pytestmark = pytest.mark.filterwarnings("ignore:1 tile swaps")
+
 
 def quiet(fn, *a, **kw):
     if fn.__name__ == "with_geometry":
@@ -112,8 +115,12 @@ def test_uvs_not_half_a_rectangle_are_counted_and_warned():
     lvl = wadkit.eng.from_bytes(base_level())
     pos, tri, uv, tex = quad_mesh()
     uv[0, 2] = (0.1, 0.05)             # no rectangle corner
-    with pytest.warns(wadkit.WadWarning, match="1 triangles have UVs"):
+    with warnings.catch_warnings(record=True) as rec:
+        warnings.simplefilter("always")
         new = lvl.with_geometry(pos, tri, uv, tex, texture_table=TABLE)
+    msgs = [str(w.message) for w in rec]
+    assert any("1 triangles have UVs that are not half" in m for m in msgs)
+    assert any("1 tile swaps (doors, bridges …) dropped" in m for m in msgs)
     assert new.import_report["uv_inexact"] == 1
 
 
@@ -298,3 +305,62 @@ def test_limits_raise_and_write_nothing(name, tmp_path):
         lvl.with_geometry(pos, tri, uv, tex, texture_table=TABLE, **kw).save(target)
     assert target.read_bytes() == b"old"
     assert not (tmp_path / "other.wad").exists()
+
+
+def heightfield(n=16, step=0.5):
+    """Terrain over 8×8 cells in file space; triangles CCW from above."""
+    xs = np.arange(n + 1) * step
+    X, Z = np.meshgrid(xs, xs, indexing="ij")
+    H = 0.5 + 0.4 * np.sin(X * 1.3) * np.cos(Z * 0.9)
+    pos = np.stack([X, H, Z], -1).reshape(-1, 3).astype(np.float32)
+    idx = lambda i, j: i * (n + 1) + j
+    tris = []
+    for i in range(n):
+        for j in range(n):
+            a, b, c, d = idx(i, j), idx(i, j + 1), idx(i + 1, j + 1), idx(i + 1, j)
+            tris += [(a, b, c), (a, c, d)]
+    return pos, np.array(tris, np.uint32)
+
+
+def mesh_height(pos, step, n, x, z):
+    """Height of the heightfield's triangle under (x, z), by hand."""
+    i, j = int(x // step), int(z // step)
+    fx, fz = x / step - i, z / step - j
+    h = lambda a, b: pos[(i + a) * (n + 1) + j + b][1]
+    if fz >= fx:   # triangle (a, b, c): corners (0,0), (0,1), (1,1)
+        return h(0, 0) + fz * (h(0, 1) - h(0, 0)) + fx * (h(1, 1) - h(0, 1))
+    return h(0, 0) + fx * (h(1, 0) - h(0, 0)) + fz * (h(1, 1) - h(1, 0))
+
+
+def collision_height(lvl, x, z):
+    """Highest collision surface whose edges accept (x, z), with the engine's
+    plane scale (n/127 · p = d/4064) and a 1/64 edge tolerance."""
+    t = lvl.tiles
+    best = None
+    for k in np.flatnonzero((t.cell_xz[:, 0] == int(x)) & (t.cell_xz[:, 1] == int(z))):
+        bx, by, bz = t.b[k][3:] / 4096
+        lx, lz = x - bx, z - bz
+        for typ, _, planes in decode_records(lvl.models[t.model[k]].collision_raw):
+            (nx, ny, nz), d = planes[0]
+            if ny <= 0:
+                continue
+            y = (d / 4064 * 127 - nx * lx - nz * lz) / ny
+            edges = planes[1:5 if typ & 1 else 4]
+            if all(np.dot(en, (lx, y, lz)) / 127 - ed / 4064 >= -1 / 64 for en, ed in edges):
+                best = y + by if best is None else max(best, y + by)
+    return best
+
+
+def test_floor_heights_agree_with_the_mesh():
+    pos, tri = heightfield()
+    base = wadkit.eng.from_bytes(base_level(w=8, h=8))
+    uv = np.zeros((len(tri), 3, 2), np.float32)
+    new = quiet(base.with_geometry, pos, tri, uv, np.zeros(len(tri), np.int32))
+    rng = np.random.default_rng(5)
+    pts = rng.uniform(0.01, 7.99, (2000, 2))
+    diffs = []
+    for x, z in pts:
+        got = collision_height(new, x, z)
+        diffs.append(np.inf if got is None else abs(got - mesh_height(pos, 0.5, 16, x, z)))
+    diffs = np.array(diffs)
+    assert (diffs < 0.005).mean() >= 0.99, np.sort(diffs)[-30:]

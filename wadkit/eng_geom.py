@@ -241,12 +241,8 @@ class ImportMixin:
         # verify: the whole geometry must parse again, with what was written
         g = new._geom
         if len(g.models("export")) != (len(self.models) if keep_tiles else 0) + report["tiles"]:
-            raise wadkit_error("rebuilt TRAK does not read back")
+            raise _core.WadError("rebuilt TRAK does not read back")
         for w in report["warnings"]:
             warnings.warn(w, _core.WadWarning, stacklevel=2)
         new.import_report = report
         return new
-
-
-def wadkit_error(msg):
-    return _core.WadError(msg)
