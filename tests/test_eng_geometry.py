@@ -313,3 +313,12 @@ def test_realistic_world_mesh(realistic):
     cx = lvl.tiles.cell_xz[t]
     centre = mesh["positions"][mesh["triangles"][:, 0]][:, [0, 2]]
     assert (np.abs(centre - (cx + 0.5)) < 0.9).all()
+
+
+def test_replacing_a_chunk_reparses_the_geometry():
+    lvl = open_level(quad_level())
+    assert len(lvl.models) == 1
+    two = L.trak([L.Model(QUAD, []), L.Model(QUAD, [(0, 0, 1, 2, 0)])])
+    lvl.replace_chunk("TRAK", two)
+    assert len(lvl.models) == 2 and len(lvl.models[1].triangles) == 1
+    assert lvl.rebuild_geometry()["TRAK"] == two

@@ -13,7 +13,6 @@ module only names things and caches them.
 from __future__ import annotations
 
 import warnings
-from functools import cached_property
 
 from . import _core
 
@@ -75,8 +74,29 @@ class GeometryMixin:
         off = self.chunks[self._index(tag)].offset + 8
         return self.chunk(tag), off
 
-    @cached_property
+    _GEOM_TAGS = ("WFPC", "TRAK", "MAP ", "STPC")
+
+    @property
     def _geom(self) -> _core.EngGeometry:
+        """The parsed geometry chunks; parsed again after replace_chunk()
+        gave one of them a new payload."""
+        key = tuple(id(self._replaced.get(self._index(t))) if t in self else None
+                    for t in self._GEOM_TAGS)
+        cache = self.__dict__.get("_geom_cache")
+        if cache is None or cache[0] != key:
+            cache = (key, self._parse_geometry(), {})
+            self.__dict__["_geom_cache"] = cache
+        return cache[1]
+
+    def _derived(self, name, make):
+        """A value made from the parsed geometry, cached with it."""
+        g = self._geom
+        derived = self.__dict__["_geom_cache"][2]
+        if name not in derived:
+            derived[name] = make(g)
+        return derived[name]
+
+    def _parse_geometry(self) -> _core.EngGeometry:
         wfpc, wfpc_off = self._chunk_or_none("WFPC")
         trak, trak_off = self._chunk_or_none("TRAK")
         map_, map_off = self._chunk_or_none("MAP")
@@ -84,7 +104,7 @@ class GeometryMixin:
         g = _core.EngGeometry(wfpc, trak, trak_off, map_, map_off, stpc, stpc_off,
                               wfpc_off)
         for w in g.warnings:
-            warnings.warn(w, _core.WadWarning, stacklevel=3)
+            warnings.warn(w, _core.WadWarning, stacklevel=4)
         return g
 
     @property
@@ -92,41 +112,42 @@ class GeometryMixin:
         """The WFPC feature flags (0 when the level has no WFPC)."""
         return self._geom.flags
 
-    @cached_property
+    @property
     def models(self) -> list[Model]:
         """TRAK tile models, file space."""
-        return [Model(d, "file") for d in self._geom.models("file")]
+        return self._derived("models", lambda g: [Model(d, "file") for d in g.models("file")])
 
-    @cached_property
+    @property
     def objects(self) -> list[Model]:
         """STPC object models, file space."""
-        return [Model(d, "file") for d in self._geom.models("file", objects=True)]
+        return self._derived("objects", lambda g: [
+            Model(d, "file") for d in g.models("file", objects=True)])
 
     def models_in(self, space: str = "file", objects: bool = False) -> list[Model]:
         """TRAK (or STPC) models in "file" or "export" space."""
         return [Model(d, space) for d in self._geom.models(space, objects=objects)]
 
-    @cached_property
+    @property
     def animations(self) -> list[dict]:
         """STPC animations: n_frames, n_bones, n_delta, flag, a (nA,) u32,
         frame_words (nFrames,4) i16 or None, deltas [frame 0 (nDelta,4) i16,
         later frames (nDelta,) i16], matrices (nFrames,nBones,4,4) f32, raw."""
-        return self._geom.animations()
+        return self._derived("animations", lambda g: g.animations())
 
     @property
     def animation_layout(self) -> str | None:
         return self._geom.animation_layout
 
-    @cached_property
+    @property
     def tiles(self) -> Tiles:
-        return Tiles(self._geom.tiles("file"))
+        return self._derived("tiles", lambda g: Tiles(g.tiles("file")))
 
     def tiles_in(self, space: str = "file") -> Tiles:
         return Tiles(self._geom.tiles(space))
 
-    @cached_property
+    @property
     def zones(self) -> Zones:
-        return Zones(self._geom.zones())
+        return self._derived("zones", lambda g: Zones(g.zones()))
 
     @property
     def geometry_warnings(self) -> list[str]:
