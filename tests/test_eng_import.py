@@ -74,12 +74,13 @@ def test_round_trip_realistic_level():
     assert rep["dropped_degenerate"] == 0 and rep["uv_inexact"] == 0
     assert rep["uv_nearest_entry"] == 0
     again = new.world_mesh(texture_table=table)
-    # expected order: tiles by cell (z, x) of the centroid, faces by page,
+    # expected order: tiles by cell (z, x) and height band (8 units) of the
+    # centroid, faces by page,
     # then input order (all table entries have the same state flags)
     p = mesh["positions"].astype(np.float64)[mesh["triangles"]]
     c = p[:, 0] / 3 + p[:, 1] / 3 + p[:, 2] / 3
-    order = np.lexsort((np.arange(len(c)), mesh["page"], np.floor(c[:, 0]),
-                        np.floor(c[:, 2])))
+    order = np.lexsort((np.arange(len(c)), mesh["page"], np.floor(c[:, 1] / 8),
+                        np.floor(c[:, 0]), np.floor(c[:, 2])))
     assert len(again["triangles"]) == len(order)
     np.testing.assert_allclose(again["positions"][again["triangles"]],
                                mesh["positions"][mesh["triangles"]][order], atol=1e-5)
@@ -299,12 +300,13 @@ def limit_case(name):
 def test_limits_raise_and_write_nothing(name, tmp_path):
     lvl = wadkit.eng.from_bytes(base_level())
     pos, tri, uv, tex, kw, match = limit_case(name)
-    target = tmp_path / "new.wad"
+    target, fresh = tmp_path / "new.wad", tmp_path / "fresh.wad"
     target.write_bytes(b"old")
-    with pytest.raises(wadkit.LimitError, match=match):
-        lvl.with_geometry(pos, tri, uv, tex, texture_table=TABLE, **kw).save(target)
+    for path in (target, fresh):
+        with pytest.raises(wadkit.LimitError, match=match):
+            lvl.with_geometry(pos, tri, uv, tex, texture_table=TABLE, **kw).save(path)
     assert target.read_bytes() == b"old"
-    assert not (tmp_path / "other.wad").exists()
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["new.wad"]
 
 
 def heightfield(n=16, step=0.5):
@@ -364,3 +366,21 @@ def test_floor_heights_agree_with_the_mesh():
         diffs.append(np.inf if got is None else abs(got - mesh_height(pos, 0.5, 16, x, z)))
     diffs = np.array(diffs)
     assert (diffs < 0.005).mean() >= 0.99, np.sort(diffs)[-30:]
+
+
+def test_tall_cell_split_into_tiles_by_height():
+    """Floors 30 units apart in one cell: one origin could not reach both
+    with i16 plane distances, so the cell gets a tile per height band."""
+    lvl = wadkit.eng.from_bytes(base_level())
+    p0, t0, uv, tex = quad_mesh(y=0.25)
+    p1, _, _, _ = quad_mesh(y=30.25)
+    pos = np.vstack([p0, p1])
+    tri = np.vstack([t0, t0 + 4]).astype(np.uint32)
+    new = quiet(lvl.with_geometry, pos, tri, np.vstack([uv, uv]), np.zeros(4, np.int32))
+    t = new.tiles
+    assert t.cell_xz.tolist() == [[1, 1], [1, 1]]
+    assert sorted(t.position[:, 1].tolist()) == [0.25, 30.25]
+    for k in range(2):
+        recs = decode_records(new.models[t.model[k]].collision_raw)
+        assert len(recs) == 2 and all(abs(r[2][0][1]) < 40 for r in recs)
+    assert abs(collision_height(new, 1.5, 1.5) - 30.25) < 0.005

@@ -136,9 +136,20 @@ wk_eng_coll_encode (const gfloat corners[][3], guint n_corners, guint8 material,
 
 typedef struct {
   guint32 cx, cz;
+  gint32 band;    /* height band: floor(y / WK_ENG_BAND) */
   GArray *tris;   /* guint: render triangles whose centroid is in the cell */
   GArray *polys;  /* guint: collision polygons that cover the cell */
 } Cell;
+
+/* Geometry of one cell is split into tiles by height, so that collision
+ * planes stay within the i16 reach (±8 units) of their tile's origin. */
+#define WK_ENG_BAND 8.0
+
+static gint32
+band_of (double y)
+{
+  return (gint32) CLAMP (floor (y / WK_ENG_BAND), -(1 << 20), 1 << 20);
+}
 
 static void
 cell_free (Cell *c)
@@ -149,18 +160,19 @@ cell_free (Cell *c)
 }
 
 static Cell *
-cell_get (GHashTable *cells, guint32 cx, guint32 cz)
+cell_get (GHashTable *cells, guint32 cx, guint32 cz, gint32 band)
 {
-  gpointer key = GUINT_TO_POINTER ((cz << 16) | cx);
-  Cell *c = g_hash_table_lookup (cells, key);
+  guint64 key = ((guint64) (guint32) (band + (1 << 21)) << 32) | (cz << 16) | cx;
+  Cell *c = g_hash_table_lookup (cells, &key);
   if (c == NULL)
     {
       c = g_new0 (Cell, 1);
       c->cx = cx;
       c->cz = cz;
+      c->band = band;
       c->tris = g_array_new (FALSE, FALSE, sizeof (guint));
       c->polys = g_array_new (FALSE, FALSE, sizeof (guint));
-      g_hash_table_insert (cells, key, c);
+      g_hash_table_insert (cells, g_memdup2 (&key, sizeof key), c);
     }
   return c;
 }
@@ -171,7 +183,9 @@ cell_cmp (gconstpointer a, gconstpointer b)
   const Cell *x = *(Cell *const *) a, *y = *(Cell *const *) b;
   if (x->cz != y->cz)
     return x->cz < y->cz ? -1 : 1;
-  return x->cx < y->cx ? -1 : x->cx > y->cx;
+  if (x->cx != y->cx)
+    return x->cx < y->cx ? -1 : 1;
+  return x->band < y->band ? -1 : x->band > y->band;
 }
 
 static gboolean
@@ -568,8 +582,8 @@ wk_eng_import_mesh (const WkEngMeshIn *in, GError **error)
   imp->y = g_array_new (FALSE, FALSE, sizeof (gfloat));
   imp->colors = g_byte_array_new ();
   imp->new_entries = g_array_new (FALSE, FALSE, sizeof (WkEngTexEntry));
-  g_autoptr (GHashTable) cells = g_hash_table_new_full (NULL, NULL, NULL,
-                                                        (GDestroyNotify) cell_free);
+  g_autoptr (GHashTable) cells = g_hash_table_new_full (g_int64_hash, g_int64_equal,
+                                                        g_free, (GDestroyNotify) cell_free);
   g_autoptr (GPtrArray) polys = g_ptr_array_new_with_free_func (g_free);
 
   for (gsize t = 0; t < in->n_tris; t++)
@@ -587,7 +601,7 @@ wk_eng_import_mesh (const WkEngMeshIn *in, GError **error)
       if (!cell_of (c[0], c[2], "triangle", t, &cx, &cz, error))
         return NULL;
       guint ti = (guint) t;
-      g_array_append_val (cell_get (cells, cx, cz)->tris, ti);
+      g_array_append_val (cell_get (cells, cx, cz, band_of (c[1]))->tris, ti);
       if (in->n_cpolys == 0 && in->c_positions == NULL)
         {
           Poly *p = g_new0 (Poly, 1);
@@ -621,8 +635,10 @@ wk_eng_import_mesh (const WkEngMeshIn *in, GError **error)
     {
       const Poly *p = g_ptr_array_index (polys, i);
       double lo[2] = { INFINITY, INFINITY }, hi[2] = { -INFINITY, -INFINITY };
+      double y = 0;
       for (guint k = 0; k < p->n; k++)
         {
+          y += p->c[k][1] / (double) p->n;
           lo[0] = MIN (lo[0], p->c[k][0]);
           hi[0] = MAX (hi[0], p->c[k][0]);
           lo[1] = MIN (lo[1], p->c[k][2]);
@@ -634,7 +650,7 @@ wk_eng_import_mesh (const WkEngMeshIn *in, GError **error)
         return NULL;
       for (guint32 z = z0; z <= z1; z++)
         for (guint32 x = x0; x <= x1; x++)
-          g_array_append_val (cell_get (cells, x, z)->polys, i);
+          g_array_append_val (cell_get (cells, x, z, band_of (y))->polys, i);
     }
 
   Ctx ctx = { in, imp, g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL) };
