@@ -58,6 +58,8 @@ wk_exec (PyObject *module)
   Py_XDECREF (glib);
   if (rc < 0)
     return -1;
+  if (wk_eng_floor_register (module, st) < 0)
+    return -1;
   return wk_eng_wad_register (module, st);
 }
 
@@ -70,6 +72,7 @@ wk_traverse (PyObject *module, visitproc visit, void *arg)
   Py_VISIT (st->LimitError);
   Py_VISIT (st->WadWarning);
   Py_VISIT (st->EngWadType);
+  Py_VISIT (st->EngFloorWorldType);
   return 0;
 }
 
@@ -82,6 +85,7 @@ wk_clear (PyObject *module)
   Py_CLEAR (st->LimitError);
   Py_CLEAR (st->WadWarning);
   Py_CLEAR (st->EngWadType);
+  Py_CLEAR (st->EngFloorWorldType);
   return 0;
 }
 
