@@ -200,32 +200,65 @@ wk_eng_coll_degenerate (const double corners[][3], guint n)
   return FALSE;
 }
 
-/* Quantise a unit vector to the record's i8 ×127 normal. */
-static void
-quantise_normal (const double u[3], gint8 out[3])
+/* d for the engine's arithmetic: the mean over pts of 32·(n·p), rounded;
+ * *err = the largest distance (units) of a point from the plane. */
+static double
+fit_d (const gint8 n[3], const double *pts[], guint npts, double *err)
 {
-  for (int c = 0; c < 3; c++)
-    out[c] = (gint8) CLAMP (lround (u[c] * WK_ENG_COLL_NORMAL_SCALE), -127, 127);
+  double sum = 0.0, v[4];
+  for (guint i = 0; i < npts; i++)
+    sum += v[i] = 32.0 * (n[0] * pts[i][0] + n[1] * pts[i][1] + n[2] * pts[i][2]);
+  double d = round (sum / npts), len = 32.0 * sqrt (n[0] * n[0] + n[1] * n[1]
+                                                    + n[2] * n[2]);
+  *err = 0.0;
+  for (guint i = 0; i < npts; i++)
+    *err = MAX (*err, fabs (v[i] - d) / len);
+  return d;
 }
 
-/* d for the engine's arithmetic: the mean over pts of 32·(n·p), rounded. */
+/* The i8 ×127 normal for unit vector u whose plane fits pts best: the
+ * rounded vector or a neighbour (±1 per component, length within 2 % of 127,
+ * at most ~1° off u) with the smallest largest distance of a point
+ * [assumed: a search the original tools may not have made; it only makes
+ * the record fit its corners more closely]. */
 static gboolean
-plane_d (const gint8 n[3], const double *pts[], guint npts, guint plane,
-         gint16 *out, GError **error)
+plane_fit (const double u[3], const double *pts[], guint npts, guint plane,
+           gint8 out[3], gint16 *d_out, GError **error)
 {
-  double sum = 0.0;
-  for (guint i = 0; i < npts; i++)
-    sum += 32.0 * (n[0] * pts[i][0] + n[1] * pts[i][1] + n[2] * pts[i][2]);
-  double d = round (sum / npts);
-  if (d < G_MININT16 || d > G_MAXINT16)
+  gint base[3];
+  for (int c = 0; c < 3; c++)
+    base[c] = (gint) lround (u[c] * WK_ENG_COLL_NORMAL_SCALE);
+  double best_err = G_MAXDOUBLE, best_d = 0.0;
+  /* the rounded vector (k = 13) first; a neighbour must fit clearly better */
+  for (int i = 0; i < 27; i++)
+    {
+      int k = i == 0 ? 13 : i <= 13 ? i - 1 : i;
+      gint v[3] = { base[0] + k % 3 - 1, base[1] + k / 3 % 3 - 1, base[2] + k / 9 - 1 };
+      if (k != 13 && (ABS (v[0]) > 127 || ABS (v[1]) > 127 || ABS (v[2]) > 127))
+        continue;
+      double len = sqrt ((double) (v[0] * v[0] + v[1] * v[1] + v[2] * v[2]));
+      if (k != 13 && (fabs (len / WK_ENG_COLL_NORMAL_SCALE - 1.0) > 0.02
+                      || (v[0] * u[0] + v[1] * u[1] + v[2] * u[2]) / len < 0.99985))
+        continue;
+      gint8 n[3] = { (gint8) CLAMP (v[0], -127, 127), (gint8) CLAMP (v[1], -127, 127),
+                     (gint8) CLAMP (v[2], -127, 127) };
+      double err, d = fit_d (n, pts, npts, &err);
+      if (err < best_err - 1e-9)
+        {
+          best_err = err;
+          best_d = d;
+          memcpy (out, n, 3);
+        }
+    }
+  if (best_d < G_MININT16 || best_d > G_MAXINT16)
     {
       wk_set_error (error, WK_ERROR_LIMIT, -1,
                     "collision plane %u needs d = %.0f, outside the i16 range "
                     "of the record (the polygon lies beyond about 8 units "
-                    "from its tile's origin)", plane, d);
+                    "from its tile's origin)", plane, best_d);
       return FALSE;
     }
-  *out = (gint16) d;
+  *d_out = (gint16) best_d;
   return TRUE;
 }
 
@@ -276,12 +309,11 @@ wk_eng_coll_encode_polygon (const double c[][3], guint n, guint8 material,
   memset (rec, 0, sizeof *rec);
   rec->type = (guint8) ((n == 4 ? WK_ENG_COLL_QUAD : 0));
   rec->material = material;
-  quantise_normal (u, rec->n[0]);
+  const double *all[4] = { c[0], c[1], c[2], n == 4 ? c[3] : NULL };
+  if (!plane_fit (u, all, n, 0, rec->n[0], &rec->d[0], error))
+    return FALSE;
   if (rec->n[0][1] < 0)
     rec->type |= WK_ENG_COLL_DOWN;
-  const double *all[4] = { c[0], c[1], c[2], n == 4 ? c[3] : NULL };
-  if (!plane_d (rec->n[0], all, n, 0, &rec->d[0], error))
-    return FALSE;
 
   /* Edge j runs from corner j-1 to corner j; its plane contains the edge,
    * stands perpendicular to the surface and its normal points inwards. */
@@ -304,9 +336,8 @@ wk_eng_coll_encode_polygon (const double c[][3], guint n, guint8 material,
               return FALSE;
             }
         }
-      quantise_normal (in, rec->n[1 + j]);
       const double *ends[2] = { a, b };
-      if (!plane_d (rec->n[1 + j], ends, 2, 1 + j, &rec->d[1 + j], error))
+      if (!plane_fit (in, ends, 2, 1 + j, rec->n[1 + j], &rec->d[1 + j], error))
         return FALSE;
     }
   return TRUE;
