@@ -354,3 +354,30 @@ def test_bad_input():
         _core.EngFloorWorld(W, H, a, b, m, [ok, 5])
     w = _core.EngFloorWorld(W, H, a, b, m, [ok, ok])
     assert w.floor(1.5, 0.1, 1.5)["height"] == 0.0
+
+
+def test_level_glue_mixin():
+    from wadkit import _eng_floor as F
+
+    class FakeLevel(F.FloorMixin):
+        def __init__(self):
+            self.calls = 0
+
+        def _floor_inputs(self):
+            self.calls += 1
+            a, b, m = C.tile_arrays([SPEC_B + (SPEC_RY, 0)])
+            return W, H, a, b, m, [worked_example_model()]
+
+    lvl = FakeLevel()
+    hit = lvl.floor(57.204, 2.474, 43.733)
+    assert (hit["polygon"], round(hit["height"], 4)) == (15, 2.4744)
+    needles = lvl.needles()
+    assert needles[0].tile == 0 and needles[0].polygon == 15 and needles[0].fraction == 0.6
+    assert lvl.calls == 1  # the world is built once ...
+    lvl._floor_changed()
+    lvl.floor(57.204, 2.474, 43.733)
+    assert lvl.calls == 2  # ... and again after a change
+    dec = F.decode_collision(worked_example_model(), groups=(10, 4, 2))
+    assert dec["group"].tolist() == [0] * 10 + [1] * 4 + [2] * 2
+    raw, dropped = F.encode_collision(dec["corners"][:2], 0)
+    assert len(raw) == 64 and len(dropped) == 0

@@ -514,8 +514,9 @@ coll_encode (PyObject *module, PyObject *args, PyObject *kwds)
       PyObject *idx = PyArray_SimpleNew (1, dd, NPY_UINT32);
       if (idx != NULL)
         {
-          memcpy (PyArray_DATA ((PyArrayObject *) idx), dropped->data,
-                  sizeof (guint32) * dropped->len);
+          if (dropped->len > 0)
+            memcpy (PyArray_DATA ((PyArrayObject *) idx), dropped->data,
+                    sizeof (guint32) * dropped->len);
           result = Py_BuildValue ("(y#N)", bytes->data, (Py_ssize_t) bytes->len, idx);
         }
     }
