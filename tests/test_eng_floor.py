@@ -381,3 +381,33 @@ def test_level_glue_mixin():
     assert dec["group"].tolist() == [0] * 10 + [1] * 4 + [2] * 2
     raw, dropped = F.encode_collision(dec["corners"][:2], 0)
     assert len(raw) == 64 and len(dropped) == 0
+
+
+def test_sine_table_and_odd_rotation_by_hand():
+    sin = _core.eng_sine_table()
+    assert sin.shape == (4096,) and sin.dtype == np.int32
+    assert sin[[0, 1024, 2048, 3072]].tolist() == [0, 4096, 0, -4096]
+    assert sin[512] == 2896 and sin[1536] == 2896  # round(4096/√2)
+    # ry 512: s = c = 2896. Probe 0.25 east of the tile centre (dx = 1024,
+    # dz = 0): lx = (1024·2896 − 0) >> 12 = 724, lz = (1024·2896) >> 12 = 724
+    w = world([(10.5, 0.0, 10.5, 512, 0)], [flat(-0.5, 0.5, -0.5, 0.5)])
+    bx = round(10.5 * 4096)
+    r = w.floor(bx + 1024, 0, bx, fixed=True, candidates=True)
+    assert r["candidates"][0]["local"] == (724, 0x400, 724)
+    # dx = −1 (one 1/4096 west): (−2896) >> 12 = −1 (arithmetic shift)
+    r = w.floor(bx - 1, 0, bx, fixed=True, candidates=True)
+    assert r["candidates"][0]["local"] == (-1, 0x400, -1)
+
+
+def test_random_records_and_probes_never_crash():
+    rng = np.random.default_rng(7)
+    models = [rng.integers(0, 256, 32 * k, dtype=np.uint8).tobytes() for k in (0, 1, 7, 40)]
+    tiles = [(float(rng.integers(0, 4)) + 0.5, float(rng.uniform(-3, 3)),
+              float(rng.integers(0, 4)) + 0.5, int(rng.integers(0, 4096)), int(rng.integers(0, 4)))
+             for _ in range(30)]
+    w = world(tiles, models)
+    for x, y, z in rng.uniform(-1, 5, (300, 3)):
+        r = w.floor(x, y, z, candidates=True, flags=int(rng.integers(0, 2 ** 32)))
+        assert r["source"] in (None, "floor", "ceiling", "water")
+    for t, p, pt, h, c, f, below in w.needles():
+        assert w.floor(*pt)["polygon"] == p and below > 0.05

@@ -530,7 +530,20 @@ out:
   return result;
 }
 
+static PyObject *
+sine_table (PyObject *module, PyObject *unused)
+{
+  npy_intp n[1] = { 4096 };
+  PyObject *arr = PyArray_SimpleNew (1, n, NPY_INT32);
+  for (guint i = 0; arr && i < 4096; i++)
+    ((gint32 *) PyArray_DATA ((PyArrayObject *) arr))[i] = wk_eng_sine (i);
+  return arr;
+}
+
 static PyMethodDef coll_functions[] = {
+  { "eng_sine_table", sine_table, METH_NOARGS,
+    "eng_sine_table() -> (4096,) int32: the floor test's sine table, "
+    "round(4096·sin(2πi/4096)) [assumed]; cos[i] = sin[(i + 0x400) & 0xfff]" },
   { "eng_collision_decode", (PyCFunction) (void (*) (void)) coll_decode,
     METH_VARARGS | METH_KEYWORDS,
     "eng_collision_decode(raw, *, space='file', groups=None, offset=0) -> dict\n\n"
