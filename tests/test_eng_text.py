@@ -5,6 +5,7 @@ import struct
 
 import numpy as np
 import pytest
+from hypothesis import given, settings, strategies as st
 
 import wadkit
 from wadkit import _core
@@ -138,6 +139,24 @@ def test_rle16_reencode_round_trip_and_stream_shape():
     assert all(start != 15 for start, _ in T.rle16_runs(words))
 
 
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.tuples(st.integers(1, 40), st.sampled_from(
+    [0x0000, 0x8000, 0x001F, 0x7FFF, 0x0421])), min_size=1, max_size=30))
+def test_rle16_encoder_round_trip_property(runs):
+    words = [w for n, w in runs for _ in range(n)]
+    n = len(words)
+    target = level(T.text(pages=[T.page_rgb16(n, 1, words)])).pages[0].rgba
+    lvl = level(T.text(pages=[T.page_rle16(n, 1, T.repeat(n, 0x7FFF))]))
+    lvl.set_page_rgba(0, target)
+    (pg,) = T.read_pages(bytes(lvl.chunk("TEXT")))
+    if pg["flags"] & 0x80:
+        assert T.rle16_decode(pg["words"], n) == words   # reference decoder
+        assert len(pg["words"]) <= n                     # never past raw
+        assert n == 1 or all(s != n - 1 for s, _ in T.rle16_runs(pg["words"]))
+    else:                                                # stored raw instead
+        assert pg["flags"] == 0x01 and pg["words"] == words
+
+
 def test_rle16_last_pixel_folds_into_previous_run():
     # 9 equal pixels then one different: a repeat of 9 would leave a lone
     # run at pixel 9; the encoder writes repeat 8 + literal 2 instead
@@ -223,7 +242,7 @@ def test_unchanged_text_rebuilds_byte_identical(tmp_path):
     assert out.read_bytes() == wad
 
 
-def test_changed_page_leaves_the_others_byte_identical():
+def test_changed_page_leaves_the_others_byte_identical(tmp_path):
     payload = sample_payload()
     lvl = level(payload)
     before = T.read_pages(payload)
@@ -237,6 +256,9 @@ def test_changed_page_leaves_the_others_byte_identical():
     assert after_payload[table_at:] == payload[table_at:]   # table + effects
     again = wadkit.eng.from_bytes(lvl.to_bytes())
     assert bytes(again.chunk("TEXT")) == after_payload
+    out = tmp_path / "b.wad"
+    lvl.save(out)
+    assert (wadkit.eng.open(out).pages[1].rgba == 0).all()
     # every page decodes the same through a re-encode of its own RGBA
     for i in (0, 2):
         rgba_i = lvl.pages[i].rgba.copy()
