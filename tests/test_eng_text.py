@@ -416,3 +416,26 @@ def test_no_text_chunk():
     lvl = wadkit.eng.from_bytes(W.wad([("INFO", W.info_payload())]))
     with pytest.raises(KeyError):
         lvl.pages
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.data())
+def test_damaged_text_never_crashes(data):
+    payload = bytearray(sample_payload())
+    for _ in range(data.draw(st.integers(1, 4))):
+        at = data.draw(st.integers(0, len(payload) - 1))
+        payload[at] = data.draw(st.integers(0, 255))
+    payload = bytes(payload[:data.draw(st.integers(0, len(payload)))])
+    try:
+        t = _core.EngText(payload, BASE)
+    except wadkit.FormatError as exc:
+        assert exc.offset is not None and exc.context.startswith("TEXT")
+        return
+    for i, (kind, flags, w, h, palette, shared, _) in enumerate(t.pages):
+        px = t.page_rgba(i)
+        assert px.shape == (h, w, 4)
+        if not shared:
+            t.set_page_rgba(i, px)
+            if kind != "pal8":     # 16-bit pixels come back exactly
+                assert (t.page_rgba(i) == px).all()
+    assert len(t.textures()["rect"]) == len(t.table_raw) // 8
