@@ -36,12 +36,12 @@ as_array (PyObject *obj, int type, int ndim, const npy_intp *dims,
 }
 
 static gboolean
-parse_space (PyObject *obj, WkEngSpace *space)
+parse_space (PyObject *obj, WkEngCollSpace *space)
 {
   const char *name = obj ? PyUnicode_AsUTF8 (obj) : "file";
   if (name == NULL)
     return FALSE;
-  if (!wk_eng_space_parse (name, space))
+  if (!wk_eng_coll_space_parse (name, space))
     {
       PyErr_Format (PyExc_ValueError,
                     "space must be 'file' (= game) or 'export', not %R", obj);
@@ -365,7 +365,7 @@ coll_decode (PyObject *module, PyObject *args, PyObject *kwds)
   WkModState *st = wk_state_from_module (module);
   PyObject *result = NULL;
   PyArrayObject *arr[9] = { NULL };
-  WkEngSpace space;
+  WkEngCollSpace space;
   guint groups[3], count;
   GError *error = NULL;
   if (!parse_space (space_obj, &space))
@@ -446,7 +446,7 @@ coll_encode (PyObject *module, PyObject *args, PyObject *kwds)
                                     &drop))
     return NULL;
   WkModState *st = wk_state_from_module (module);
-  WkEngSpace space;
+  WkEngCollSpace space;
   if (!parse_space (space_obj, &space))
     return NULL;
   PyObject *result = NULL;
@@ -502,9 +502,9 @@ coll_encode (PyObject *module, PyObject *args, PyObject *kwds)
   GError *error = NULL;
   gboolean ok;
   Py_BEGIN_ALLOW_THREADS
-  ok = wk_eng_coll_encode (PyArray_DATA (c4), PyArray_DATA (nc),
-                           PyArray_DATA (m), (guint) P, space, drop, bytes,
-                           dropped, &error);
+  ok = wk_eng_coll_encode_many (PyArray_DATA (c4), PyArray_DATA (nc),
+                                PyArray_DATA (m), (guint) P, space, drop, bytes,
+                                dropped, &error);
   Py_END_ALLOW_THREADS
   if (!ok)
     wk_raise (st, error);

@@ -12,12 +12,12 @@
 #define CONVEX_EPS 1e-6    /* units a corner may lie outside another edge */
 
 gboolean
-wk_eng_space_parse (const char *name, WkEngSpace *out)
+wk_eng_coll_space_parse (const char *name, WkEngCollSpace *out)
 {
   if (g_strcmp0 (name, "file") == 0 || g_strcmp0 (name, "game") == 0)
-    *out = WK_ENG_SPACE_FILE;
+    *out = WK_ENG_COLL_SPACE_FILE;
   else if (g_strcmp0 (name, "export") == 0)
-    *out = WK_ENG_SPACE_EXPORT;
+    *out = WK_ENG_COLL_SPACE_EXPORT;
   else
     return FALSE;
   return TRUE;
@@ -113,14 +113,14 @@ wk_eng_coll_count (gsize size, gint64 base, guint *count, GError **error)
 
 /* Corner i of a polygon with n corners in `space`, from game space. */
 static guint
-space_corner (WkEngSpace space, guint i, guint n)
+space_corner (WkEngCollSpace space, guint i, guint n)
 {
-  return (space == WK_ENG_SPACE_EXPORT && i > 0) ? n - i : i;
+  return (space == WK_ENG_COLL_SPACE_EXPORT && i > 0) ? n - i : i;
 }
 
 gboolean
 wk_eng_coll_decode (const guint8 *raw, gsize size, gint64 base,
-                    const guint groups[3], WkEngSpace space,
+                    const guint groups[3], WkEngCollSpace space,
                     WkEngCollArrays *out, GError **error)
 {
   guint count;
@@ -136,7 +136,7 @@ wk_eng_coll_decode (const guint8 *raw, gsize size, gint64 base,
                     " do not add up to the %u records", ga, gb, gc, count);
       return FALSE;
     }
-  double zsign = space == WK_ENG_SPACE_EXPORT ? -1.0 : 1.0;
+  double zsign = space == WK_ENG_COLL_SPACE_EXPORT ? -1.0 : 1.0;
   for (guint p = 0; p < count; p++)
     {
       WkEngCollRecord rec;
@@ -344,12 +344,12 @@ wk_eng_coll_encode_polygon (const double c[][3], guint n, guint8 material,
 }
 
 gboolean
-wk_eng_coll_encode (const gfloat *corners, const guint8 *n_corners,
-                    const guint8 *material, guint count, WkEngSpace space,
-                    gboolean drop_degenerate, GByteArray *out, GArray *dropped,
-                    GError **error)
+wk_eng_coll_encode_many (const gfloat *corners, const guint8 *n_corners,
+                         const guint8 *material, guint count,
+                         WkEngCollSpace space, gboolean drop_degenerate,
+                         GByteArray *out, GArray *dropped, GError **error)
 {
-  double zsign = space == WK_ENG_SPACE_EXPORT ? -1.0 : 1.0;
+  double zsign = space == WK_ENG_COLL_SPACE_EXPORT ? -1.0 : 1.0;
   for (guint p = 0; p < count; p++)
     {
       guint n = n_corners[p];
