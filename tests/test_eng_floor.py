@@ -411,3 +411,14 @@ def test_random_records_and_probes_never_crash():
         assert r["source"] in (None, "floor", "ceiling", "water")
     for t, p, pt, h, c, f, below in w.needles():
         assert w.floor(*pt)["polygon"] == p and below > 0.05
+
+
+def test_floor_inputs_from_parsed_tables():
+    from types import SimpleNamespace as NS
+    from wadkit import _eng_floor as F
+    a, b, m = C.tile_arrays([SPEC_B + (SPEC_RY, 0)])
+    tiles = NS(width=W, height=H, a_position=np.array(a, np.float32),
+               b=np.array(b, np.int32), model=np.array(m, np.uint32))
+    models = [NS(collision_raw=memoryview(worked_example_model()))]
+    w = F.floor_world(*F.floor_inputs_from(tiles, models))
+    assert w.floor(57.204, 2.27, 43.745)["polygon"] == 2

@@ -58,10 +58,20 @@ def encode_collision(corners, material, n_corners=None, *, space: str = "file",
                                       drop_degenerate=drop_degenerate)
 
 
+def floor_inputs_from(tiles, models) -> tuple:
+    """The EngFloorWorld arguments from a parsed level's tile table and TRAK
+    models, duck-typed: tiles.width, tiles.height, tiles.a_position (N,3)
+    MAP floats A, tiles.b (N,6) MAP ints B, tiles.model (N,) the MAP
+    model-index list; models[i].collision_raw (groups A+B+C, raw bytes)."""
+    return (int(tiles.width), int(tiles.height), tiles.a_position, tiles.b,
+            tiles.model, [bytes(m.collision_raw) for m in models])
+
+
 class FloorMixin:
     """Level.floor() / Level.needles(). The class provides
-    `_floor_inputs() -> (width, height, a_xyz, b, model, collision_list)` and
-    calls `_floor_changed()` whenever tiles or collision change."""
+    `_floor_inputs() -> (width, height, a_xyz, b, model, collision_list)`
+    (e.g. `floor_inputs_from(self.tiles, self.models)`) and calls
+    `_floor_changed()` whenever tiles or collision change."""
 
     _floor_world_obj = None
 
