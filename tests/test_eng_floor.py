@@ -422,3 +422,36 @@ def test_floor_inputs_from_parsed_tables():
     models = [NS(collision_raw=memoryview(worked_example_model()))]
     w = F.floor_world(*F.floor_inputs_from(tiles, models))
     assert w.floor(57.204, 2.27, 43.745)["polygon"] == 2
+
+
+def test_encoded_polygons_keep_floor_heights_within_5mm():
+    # the write path's promise: a polygon through the encoder, then the
+    # engine's floor test, gives back the polygon's own height (issue 5
+    # asks ≤ 5 mm for 99 %). Polygons 0.2–1.5 units, tilted up to ~60°,
+    # centred on the tile; points inside the polygon and the tile's cell.
+    from test_eng_collision import random_polygons
+    rng = np.random.default_rng(2)
+    corners, counts = random_polygons(rng, 300)
+    errs = []
+    for i in range(300):
+        n = int(counts[i])
+        c = corners[i, :n].astype(np.float64)
+        c[:, [0, 2]] -= c[:, [0, 2]].mean(0)
+        c[:, 1] += 1.0 - c[:, 1].mean()
+        raw, _ = _core.eng_collision_encode(c[None].astype(np.float32), 0)
+        w = world([(10.5, 0.0, 10.5, 0, 0)], [raw])
+        for _ in range(4):
+            k = int(rng.integers(1, n - 1))
+            u, v = rng.random(2)
+            if u + v > 1:
+                u, v = 1 - u, 1 - v
+            p = c[0] + u * (c[k] - c[0]) + v * (c[k + 1] - c[0])
+            if max(abs(p[0]), abs(p[2])) >= 0.5:
+                continue
+            hit = w.floor(10.5 + p[0], p[1] + 0.1, 10.5 + p[2])
+            assert hit is not None and hit["source"] == "floor", (i, p)
+            errs.append(abs(hit["height"] - p[1]))
+    errs = np.array(errs)
+    assert len(errs) > 500
+    # measured over 10920 points: median 0.33 mm, 99 % 2.2 mm, max 4.95 mm
+    assert np.percentile(errs, 99) < 0.003 and errs.max() < 0.005
