@@ -121,13 +121,14 @@ TRI_COLORS = [(0x80, 0x40, 0xff, 0), (0x20, 0x00, 0x80, 0), (0xc0, 0x80, 0x10, 0
 TRI_RGB = [(1.0, 0.5, 1.0), (0.25, 0.0, 1.0), (1.0, 1.0, 0.125)]
 
 
-def uv_level():
+def uv_level(text=True):
     faces = [(flags, 0, 1, 2, 0) for flags in UV_BY_FLAGS]
     faces.append((0x800, 0, 1, 2, 1))      # flat colour entry
     faces.append((0x4000, 0, 1, 2, 0))     # ignores vertex colours
     tiles = [L.Tile(1.5, 0, -1.5, 0, 0, colors=L.color_block(3, [TRI_COLORS]))]
-    text = L.text_table([(0, 3, -1, 16, 31, 32, 63), (1, 0, -1, 255, 128, 0, 0)])
-    return L.level(trak_payload=L.trak([L.Model(TRI, faces)]), text_payload=text,
+    table = L.text_table([(0, 3, -1, 16, 31, 32, 63), (1, 0, -1, 255, 128, 0, 0)])
+    return L.level(trak_payload=L.trak([L.Model(TRI, faces)]),
+                   text_payload=table if text else None,
                    map_payload_=L.map_payload(3, 3, tiles))
 
 
@@ -138,10 +139,13 @@ def table_of(data):
 
 
 @pytest.mark.parametrize("space", ["export", "file"])
-def test_uv_corner_rules(space):
+@pytest.mark.parametrize("own_table", [False, True])
+def test_uv_corner_rules(space, own_table):
     data = uv_level()
     lvl = open_level(data)
-    mesh = lvl.world_mesh(space=space, texture_table=table_of(data))
+    # the level's own table (TEXT parser) or the same bytes passed in
+    mesh = lvl.world_mesh(space=space,
+                          texture_table=None if own_table else table_of(data))
     order = [0, 1, 2] if space == "export" else [0, 2, 1]
     for t, (flags, uvs) in enumerate(UV_BY_FLAGS.items()):
         assert mesh["face_flags"][t] == flags
@@ -161,7 +165,7 @@ def test_uv_corner_rules(space):
 
 
 def test_uv_without_table_is_unit_rectangle():
-    lvl = open_level(uv_level())
+    lvl = open_level(uv_level(text=False))
     mesh = lvl.world_mesh(space="export")
     # flags 0x800: (a,V1)(b,V1)(b,V0) with a = U1 = 1, b = U0 = 0, V0 = 0, V1 = 1
     np.testing.assert_array_equal(mesh["uv"][4], [(1, 1), (0, 1), (0, 0)])

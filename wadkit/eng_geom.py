@@ -12,6 +12,7 @@ module only names things and caches them.
 """
 from __future__ import annotations
 
+import struct
 import warnings
 
 from . import _core
@@ -86,7 +87,15 @@ class GeometryMixin:
         if cache is None or cache[0] != key:
             cache = (key, self._parse_geometry(), {})
             self.__dict__["_geom_cache"] = cache
+            changed = getattr(self, "_floor_changed", None)
+            if changed is not None:
+                changed()
         return cache[1]
+
+    def _floor_inputs(self):
+        """What the floor test (wadkit/_eng_floor.py) needs from the parse."""
+        from ._eng_floor import floor_inputs_from
+        return floor_inputs_from(self.tiles, self.models)
 
     def _derived(self, name, make):
         """A value made from the parsed geometry, cached with it."""
@@ -162,8 +171,14 @@ class GeometryMixin:
         (default: the level's own table when known); without one every face
         shows the unit rectangle."""
         if texture_table is None:
-            texture_table = getattr(self, "texture_table_raw", None)
+            texture_table = self._own_texture_table()
         return self._geom.world_mesh(space, texture_table, color_set)
+
+    def _own_texture_table(self):
+        """The level's texture table (n×8 bytes), or None without TEXT."""
+        if "TEXT" not in self or not hasattr(self, "texture_table_raw"):
+            return None
+        return self.texture_table_raw
 
     def rebuild_geometry(self) -> dict[str, bytes]:
         """TRAK, MAP and STPC payloads rebuilt from the parsed fields (equal
@@ -229,21 +244,18 @@ class ImportMixin:
         for name, a in (("uv", uvs), ("texture", tex), ("color", col), ("face_flags", flags)):
             if a is not None and len(a) != n:
                 raise ValueError(f"{name} has {len(a)} rows, triangles {n}")
-        table = (getattr(self, "texture_table_raw", None) if texture_table is None
-                 else texture_table)
-        replace_table = getattr(self, "replace_texture_table", None)
+        own = texture_table is None
+        table = self._own_texture_table() if own else texture_table
         out = self._geom.import_mesh(
             pos, tri, uvs, tex, col, flags, cpos, cpoly, cmat, table,
-            allow_new_entries=callable(replace_table), keep_tiles=keep_tiles,
+            allow_new_entries=own and table is not None, keep_tiles=keep_tiles,
             zones_flat=(zones == "flat"))
         replaced = dict(self._replaced)
         replaced[self._index("TRAK")] = out["trak"]
         replaced[self._index("MAP")] = out["map"]
         new = type(self).__new__(type(self))
         if out["new_entries"]:
-            # the TEXT writer (texture code) appends the entries
-            text = replace_table(bytes(table) + out["new_entries"])
-            replaced[self._index("TEXT")] = text
+            replaced[self._index("TEXT")] = self._text_with_entries(out["new_entries"])
         new.__init__(_core.EngWad(self._wad.build(replaced)), None)
         report = out["report"]
         report["warnings"] = out["warnings"]
@@ -254,16 +266,39 @@ class ImportMixin:
         if report["uv_nearest_entry"]:
             report["warnings"].append(
                 f"{report['uv_nearest_entry']} triangles needed texture rectangles "
-                "the table lacks and no TEXT writer is available; they use the "
-                "nearest entry on their page")
+                "the table lacks, and the table given is not the level's own; "
+                "they use the nearest entry on their page")
+        if report["collision_split"]:
+            report["warnings"].append(
+                f"{report['collision_split']} collision quads are not planar or "
+                "not convex; each was written as two triangles")
+        if report["dropped_collision"]:
+            report["warnings"].append(
+                f"{report['dropped_collision']} degenerate collision polygons dropped")
         if report["dropped_degenerate"]:
             report["warnings"].append(
                 f"{report['dropped_degenerate']} degenerate triangles dropped")
-        # verify: the whole geometry must parse again, with what was written
+        # verify: the whole geometry (and TEXT) must parse again
         g = new._geom
+        if out["new_entries"] and len(new.texture_table_raw) != len(table) + len(out["new_entries"]):
+            raise _core.WadError("rebuilt TEXT does not read back")
         if len(g.models("export")) != (len(self.models) if keep_tiles else 0) + report["tiles"]:
             raise _core.WadError("rebuilt TRAK does not read back")
         for w in report["warnings"]:
             warnings.warn(w, _core.WadWarning, stacklevel=2)
         new.import_report = report
         return new
+
+    def _text_with_entries(self, new_entries: bytes) -> bytes:
+        """The TEXT payload with entries appended to the texture table:
+        [palettes, pages][u32 count][table][tail] -> count + k, table + new.
+        Existing indices (faces, effects in the tail) keep their meaning."""
+        payload = bytes(self.chunk("TEXT"))
+        table = bytes(self.texture_table_raw)
+        tail = bytes(self._textures().core.tail_raw)
+        at = len(payload) - len(tail) - len(table) - 4
+        count = struct.unpack_from("<I", payload, at)[0]
+        if at < 0 or count * 8 != len(table) or payload[at + 4:at + 4 + len(table)] != table:
+            raise _core.WadError("TEXT: texture table not where expected")
+        return (payload[:at] + struct.pack("<I", count + len(new_entries) // 8)
+                + table + new_entries + tail)

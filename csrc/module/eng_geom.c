@@ -749,14 +749,15 @@ import_result (WkEngImport *imp, GBytes *trak, GBytes *map, GPtrArray *warnings)
       Py_XDECREF (w);
     }
   PyObject *r = warn == NULL ? NULL : Py_BuildValue (
-      "{s:y#,s:y#,s:y#,s:{s:I,s:I,s:I,s:I,s:I,s:I},s:N}",
+      "{s:y#,s:y#,s:y#,s:{s:I,s:I,s:I,s:I,s:I,s:I,s:I},s:N}",
       "trak", td, (Py_ssize_t) ts, "map", md, (Py_ssize_t) ms,
       "new_entries", entries->data, (Py_ssize_t) entries->len,
       "report", "tiles", imp->models->len,
       "dropped_degenerate", imp->dropped_degenerate,
       "dropped_collision", imp->dropped_coll,
       "uv_inexact", imp->uv_inexact, "uv_nearest_entry", imp->uv_nearest,
-      "collision_records", imp->n_coll_records, "warnings", warn);
+      "collision_records", imp->n_coll_records, "collision_split", imp->coll_split,
+      "warnings", warn);
   if (r == NULL)
     Py_XDECREF (warn);
   g_byte_array_unref (entries);

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 
 #include "eng_coll_record.h"
+#include "eng_collision.h"
 #include "eng_uv_fit.h"
 
 void
@@ -20,37 +21,7 @@ wk_eng_import_free (WkEngImport *imp)
   g_free (imp);
 }
 
-/* ---- collision encoding ---- */
-
-static gint8
-to_i8 (double v)
-{
-  return (gint8) CLAMP (lround (v * 127.0), -127, 127);
-}
-
-static gboolean
-put_plane (guint8 *p, const double n[3], const double at[3], guint plane,
-           GError **error)
-{
-  gint8 q[3] = { to_i8 (n[0]), to_i8 (n[1]), to_i8 (n[2]) };
-  double d = 32.0 * (q[0] * at[0] + q[1] * at[1] + q[2] * at[2]);
-  long di = lround (d);
-  if (!(di >= G_MININT16 && di <= G_MAXINT16))
-    {
-      wk_set_error (error, WK_ERROR_LIMIT, -1,
-                    "collision plane %u lies %.2f units from the tile origin; "
-                    "the i16 plane distance reaches only about ±8 units",
-                    plane, d / 4064.0);
-      return FALSE;
-    }
-  p[0] = (guint8) q[0];
-  p[1] = (guint8) q[1];
-  p[2] = (guint8) q[2];
-  p[3] = 0;
-  p[4] = (guint8) ((guint16) (gint16) di & 0xff);
-  p[5] = (guint8) ((guint16) (gint16) di >> 8);
-  return TRUE;
-}
+/* ---- helpers ---- */
 
 static void
 cross (const double a[3], const double b[3], double out[3])
@@ -60,76 +31,50 @@ cross (const double a[3], const double b[3], double out[3])
   out[2] = a[0] * b[1] - a[1] * b[0];
 }
 
-static double
-normalize (double v[3])
+/* Encode a collision polygon with the shared encoder (eng_collision.c).
+ * A quad the encoder refuses (not planar or not convex) becomes two
+ * triangles; a degenerate triangle is dropped. Returns the records written
+ * (0..2) or -1 with error (LIMIT: out of the i16 reach). */
+static gint
+encode_poly (const double c[][3], guint n, guint8 material, guint8 *out,
+             guint *split, GError **error)
 {
-  double len = sqrt (v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
-  if (len > 0)
-    for (int k = 0; k < 3; k++)
-      v[k] /= len;
-  return len;
-}
-
-/* Surface normal (Newell) of a polygon; 0 length when degenerate. */
-static double
-poly_normal (const gfloat c[][3], guint n, double out[3])
-{
-  out[0] = out[1] = out[2] = 0;
-  for (guint i = 0; i < n; i++)
+  WkEngCollRecord rec;
+  GError *local = NULL;
+  if (wk_eng_coll_encode_polygon (c, n, material, &rec, &local))
     {
-      const gfloat *a = c[i], *b = c[(i + 1) % n];
-      out[0] += ((double) a[1] - b[1]) * ((double) a[2] + b[2]);
-      out[1] += ((double) a[2] - b[2]) * ((double) a[0] + b[0]);
-      out[2] += ((double) a[0] - b[0]) * ((double) a[1] + b[1]);
+      wk_eng_coll_record_encode (&rec, out);
+      return 1;
     }
-  return normalize (out);
-}
-
-gboolean
-wk_eng_coll_encode (const gfloat corners[][3], guint n_corners, guint8 material,
-                    guint8 raw[32], GError **error)
-{
-  g_return_val_if_fail (n_corners == 3 || n_corners == 4, FALSE);
-  memset (raw, 0, 32);
-  double n[3], g[3] = { 0, 0, 0 }, mean[3] = { 0, 0, 0 };
-  if (poly_normal (corners, n_corners, n) < 1e-12)
+  if (local->domain == WK_ERROR && local->code == WK_ERROR_LIMIT)
     {
-      wk_set_error (error, WK_ERROR_ARGUMENT, -1, "degenerate collision polygon");
-      return FALSE;
+      g_propagate_error (error, local);
+      return -1;
     }
-  for (guint i = 0; i < n_corners; i++)
-    for (int k = 0; k < 3; k++)
-      g[k] += corners[i][k] / (double) n_corners;
-  memcpy (mean, g, sizeof mean);
-  gint8 ny = to_i8 (n[1]);
-  raw[0] = (guint8) ((n_corners == 4 ? WK_ENG_COLL_QUAD : 0) | (ny < 0 ? 0x04 : 0));
-  raw[1] = material;
-  if (!put_plane (raw + 2, n, mean, 0, error))
-    return FALSE;
-  for (guint i = 0; i < n_corners; i++)
+  g_clear_error (&local);
+  if (n != 4)
+    return 0;
+  (*split)++;
+  const double t0[3][3] = { { c[0][0], c[0][1], c[0][2] }, { c[1][0], c[1][1], c[1][2] },
+                            { c[2][0], c[2][1], c[2][2] } };
+  const double t1[3][3] = { { c[0][0], c[0][1], c[0][2] }, { c[2][0], c[2][1], c[2][2] },
+                            { c[3][0], c[3][1], c[3][2] } };
+  gint k = 0;
+  for (int h = 0; h < 2; h++)
     {
-      const gfloat *a = corners[i], *b = corners[(i + 1) % n_corners];
-      double e[3], m[3], mid[3], to_g[3];
-      for (int k = 0; k < 3; k++)
+      if (!wk_eng_coll_encode_polygon (h ? t1 : t0, 3, material, &rec, &local))
         {
-          e[k] = (double) b[k] - a[k];
-          mid[k] = ((double) a[k] + b[k]) / 2;
-          to_g[k] = g[k] - a[k];
+          if (local->domain == WK_ERROR && local->code == WK_ERROR_LIMIT)
+            {
+              g_propagate_error (error, local);
+              return -1;
+            }
+          g_clear_error (&local);
+          continue;
         }
-      cross (n, e, m);
-      if (normalize (m) < 1e-12)
-        {
-          wk_set_error (error, WK_ERROR_ARGUMENT, -1,
-                        "collision polygon has a zero-length edge");
-          return FALSE;
-        }
-      if (m[0] * to_g[0] + m[1] * to_g[1] + m[2] * to_g[2] < 0)
-        for (int k = 0; k < 3; k++)
-          m[k] = -m[k];
-      if (!put_plane (raw + 2 + 6 * (i + 1), m, mid, i + 1, error))
-        return FALSE;
+      wk_eng_coll_record_encode (&rec, out + 32 * k++);
     }
-  return TRUE;
+  return k;
 }
 
 /* ---- the mesh split ---- */
@@ -468,27 +413,30 @@ build_cell (Ctx *ctx, Cell *cell, GPtrArray *polys, GError **error)
 
   /* collision: every polygon covering the cell, tile-local game space */
   m->n_coll = 0;
-  m->coll = g_malloc0 ((gsize) cell->polys->len * WK_ENG_COLL_RECORD_SIZE + 1);
+  m->coll = g_malloc0 ((gsize) cell->polys->len * 2 * WK_ENG_COLL_RECORD_SIZE + 1);
   for (guint i = 0; i < cell->polys->len; i++)
     {
       guint pi = g_array_index (cell->polys, guint, i);
       const Poly *p = g_ptr_array_index (polys, pi);
-      gfloat local[4][3];
+      double local[4][3];
       for (guint k = 0; k < p->n; k++)
         {
-          local[k][0] = (gfloat) (p->c[k][0] - ox);
-          local[k][1] = (gfloat) (p->c[k][1] - oy);
-          local[k][2] = (gfloat) (p->c[k][2] - oz);
+          local[k][0] = p->c[k][0] - ox;
+          local[k][1] = p->c[k][1] - oy;
+          local[k][2] = p->c[k][2] - oz;
         }
-      if (!wk_eng_coll_encode ((const gfloat (*)[3]) local, p->n, p->material,
-                               m->coll + (gsize) m->n_coll * WK_ENG_COLL_RECORD_SIZE,
-                               error))
+      gint written = encode_poly ((const double (*)[3]) local, p->n, p->material,
+                                  m->coll + (gsize) m->n_coll * WK_ENG_COLL_RECORD_SIZE,
+                                  &imp->coll_split, error);
+      if (written < 0)
         {
           wk_error_prefix (error, "tile at cell (%u, %u), collision polygon %u",
                            cell->cx, cell->cz, pi);
           return FALSE;
         }
-      m->n_coll++;
+      if (written == 0)
+        imp->dropped_coll++;
+      m->n_coll += (guint) written;
     }
   if (m->n_coll > G_MAXUINT16)
     {
@@ -618,11 +566,11 @@ wk_eng_import_mesh (const WkEngMeshIn *in, GError **error)
       for (guint k = 0; k < p->n; k++)
         p->c[k] = &in->c_positions[3 * (gsize) in->c_polygons[4 * i + k]];
       p->material = in->c_material ? in->c_material[i] : 0;
-      double n[3];
-      gfloat tmp[4][3];
+      double tmp[4][3];
       for (guint k = 0; k < p->n; k++)
-        memcpy (tmp[k], p->c[k], sizeof tmp[k]);
-      if (poly_normal ((const gfloat (*)[3]) tmp, p->n, n) < 1e-10)
+        for (int j = 0; j < 3; j++)
+          tmp[k][j] = p->c[k][j];
+      if (wk_eng_coll_degenerate ((const double (*)[3]) tmp, p->n))
         {
           imp->dropped_coll++;
           g_free (p);

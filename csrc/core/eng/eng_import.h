@@ -45,6 +45,7 @@ typedef struct {
   guint uv_inexact;             /* UVs that are not half a rectangle */
   guint uv_nearest;             /* no matching entry: nearest one used */
   guint n_coll_records;         /* records written (a polygon per cell) */
+  guint coll_split;             /* quads the encoder refused, written as 2 triangles */
 } WkEngImport;
 
 void wk_eng_import_free (WkEngImport *imp);
@@ -64,12 +65,5 @@ GBytes *wk_eng_import_map (const WkEngMap *base, const GPtrArray *base_models,
                            const WkEngImport *imp, gboolean keep_tiles,
                            gboolean zones_flat, GPtrArray **trak_models,
                            GPtrArray *warnings, GError **error);
-
-/* One collision polygon (3 or 4 corners, tile-local game space) as the
- * engine reads it: i8 normals ×127, d = 32·(n·p) so that n/127·p = d/4064,
- * inward edge planes, type bit0 for quads, bit2 when the surface faces
- * down. FALSE with WK_ERROR_LIMIT when a d leaves the i16 range. */
-gboolean wk_eng_coll_encode (const gfloat corners[][3], guint n_corners,
-                             guint8 material, guint8 raw[32], GError **error);
 
 G_END_DECLS
