@@ -421,3 +421,17 @@ def test_engine_floor_test_on_the_written_level():
         diffs.append(np.inf if hit is None else abs(hit["height"] - want))
     diffs = np.array(diffs)
     assert (diffs < 0.005).mean() >= 0.99, np.sort(diffs)[-20:]
+
+
+def test_model_collision_decodes_the_written_polygons():
+    lvl = wadkit.eng.from_bytes(base_level())
+    pos, tri, uv, tex = quad_mesh()                 # 1.1 .. 1.9, y 0.5
+    new = quiet(lvl.with_geometry, pos, tri, uv, tex)
+    c = new.models[0].collision
+    assert c["n_corners"].tolist() == [3, 3] and c["group"].tolist() == [0, 0]
+    origin = np.array([1.5, 0.5, 1.5])               # tile: cell centre, y 0.5
+    for k in range(2):
+        want = pos[tri[k]] - origin
+        got = c["corners"][k, :3]
+        # the same corners, possibly starting at another one
+        assert any(np.allclose(np.roll(got, r, 0), want, atol=1e-3) for r in range(3))

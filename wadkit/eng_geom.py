@@ -31,6 +31,14 @@ class Model:
         self.space = space
         self.__dict__.update(d)
 
+    @property
+    def collision(self) -> dict:
+        """The collision polygons decoded (corners, normal, d, type,
+        material, group …; see wadkit/_eng_floor.py decode_collision)."""
+        from ._eng_floor import decode_collision
+        return decode_collision(self.collision_raw, groups=self.collision_groups,
+                                space=self.space)
+
     def __repr__(self) -> str:
         return (f"Model({len(self.positions)} vertices, "
                 f"{len(self.triangles)} triangles, "
