@@ -326,3 +326,21 @@ def test_replacing_a_chunk_reparses_the_geometry():
     lvl.replace_chunk("TRAK", two)
     assert len(lvl.models) == 2 and len(lvl.models[1].triangles) == 1
     assert lvl.rebuild_geometry()["TRAK"] == two
+
+
+def test_floor_test_through_the_parsed_level():
+    """The spec's worked example (t1l4m002 cell 57,43) as a whole WAD: the
+    tile comes from MAP (A, B, model index) and the records from TRAK, and
+    Level.floor reproduces the spec's in-game table."""
+    from test_eng_floor import SPEC_TABLE, worked_example_model
+    coll = worked_example_model()
+    model = L.Model([], [], coll, (len(coll) // 32, 0, 0))
+    tile = L.Tile(57.5, 2.0, -43.5, 3072, 0)
+    data = L.level(trak_payload=L.trak([model]),
+                   map_payload_=L.map_payload(64, 64, [tile]))
+    lvl = open_level(data)
+    assert lvl.tiles.b[0].tolist() == [0, 3072, 0, 57.5 * 4096, 2 * 4096, 43.5 * 4096]
+    for (x, y, z), poly, height in SPEC_TABLE:
+        hit = lvl.floor(x, y, z)
+        assert hit["tile"] == 0 and hit["polygon"] == poly
+        assert abs(hit["height"] - height) <= 0.001
