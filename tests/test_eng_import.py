@@ -294,11 +294,15 @@ def limit_case(name):
     elif name == "outside the grid":
         pos[:, 0] -= 3
         match = "the grid covers"
+    elif name == "fixed-point range":
+        pos[0, 1] = 1e7
+        match = "beyond the 20.12 fixed-point range"
     return pos, tri, uv, tex, kw, match
 
 
 @pytest.mark.parametrize("name", ["vertices per model", "collision plane range",
-                                  "texture index", "outside the grid"])
+                                  "texture index", "outside the grid",
+                                  "fixed-point range"])
 def test_limits_raise_and_write_nothing(name, tmp_path):
     lvl = wadkit.eng.from_bytes(base_level())
     pos, tri, uv, tex, kw, match = limit_case(name)

@@ -477,6 +477,13 @@ check_input (const WkEngMeshIn *in, GError **error)
                       " is not finite", i / 3);
         return FALSE;
       }
+    else if (fabsf (in->positions[i]) > WK_ENG_MAX_COORD)
+      {
+        wk_set_error (error, WK_ERROR_LIMIT, -1, "vertex %" G_GSIZE_FORMAT
+                      ": coordinate %g is beyond the 20.12 fixed-point range "
+                      "(±%d)", i / 3, in->positions[i], WK_ENG_MAX_COORD);
+        return FALSE;
+      }
   for (gsize t = 0; t < in->n_tris; t++)
     {
       for (int k = 0; k < 3; k++)
@@ -498,10 +505,11 @@ check_input (const WkEngMeshIn *in, GError **error)
         }
     }
   for (gsize i = 0; in->c_positions && i < in->n_cverts * 3; i++)
-    if (!isfinite (in->c_positions[i]))
+    if (!isfinite (in->c_positions[i]) || fabsf (in->c_positions[i]) > WK_ENG_MAX_COORD)
       {
         wk_set_error (error, WK_ERROR_ARGUMENT, -1, "collision vertex %"
-                      G_GSIZE_FORMAT " is not finite", i / 3);
+                      G_GSIZE_FORMAT " is not finite or beyond ±%d", i / 3,
+                      WK_ENG_MAX_COORD);
         return FALSE;
       }
   for (gsize p = 0; p < in->n_cpolys; p++)

@@ -14,6 +14,7 @@ G_BEGIN_DECLS
 #define WK_ENG_MAX_BATCH_FACES 256    /* bit 0x8 at the latest every 256 */
 #define WK_ENG_MAX_BATCH_VERTS 4800   /* batch output buffer (spec §8.3) */
 #define WK_ENG_MAX_GRID 1024          /* [assumed] sanity bound on W, H */
+#define WK_ENG_MAX_COORD 500000       /* |y|·4096 must fit the i32 of MAP B */
 
 typedef struct {
   gsize n_verts;
