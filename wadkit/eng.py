@@ -11,7 +11,7 @@ import os
 from typing import NamedTuple
 
 from . import _core
-from .eng_geom import GeometryMixin, ImportMixin
+from ._eng_geom import GeometryMixin, ImportMixin
 from . import _eng_text
 from ._eng_floor import FloorMixin
 
