@@ -58,3 +58,9 @@ wheel: deps
 
 clean:
 	rm -rf build wadkit/*.so
+
+# The side-by-side benchmark table (issue 11; docs/performance.md). Prints
+# the table and writes build/bench/results.json. Not part of `make test`.
+.PHONY: bench
+bench: build
+	PYTHONPATH=$(CURDIR) $(VPY) -m bench

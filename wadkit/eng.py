@@ -148,5 +148,6 @@ def open(path: str | os.PathLike) -> Level:
 
 
 def from_bytes(data) -> Level:
-    """Parse an ENG level WAD held in memory (the bytes are copied)."""
+    """Parse an ENG level WAD held in memory. A bytes object is shared (it
+    is immutable), any other buffer (bytearray, memoryview …) is copied."""
     return Level(_core.EngWad(data))

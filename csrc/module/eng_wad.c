@@ -20,7 +20,18 @@ parse_nogil (GBytes *bytes, GError **error)
   return wad;
 }
 
-/* A str/PathLike is mapped; anything with the buffer protocol is copied. */
+/* GDestroyNotify of a GBytes that borrows a Python bytes object: may run
+ * wherever the last reference goes, so it takes the GIL itself. */
+static void
+release_pyobject (gpointer obj)
+{
+  PyGILState_STATE gil = PyGILState_Ensure ();
+  Py_DECREF ((PyObject *) obj);
+  PyGILState_Release (gil);
+}
+
+/* A str/PathLike is mapped; a bytes object (immutable) is shared, not
+ * copied; anything else with the buffer protocol is copied. */
 static GBytes *
 source_bytes (PyObject *source, GError **error)
 {
@@ -35,6 +46,13 @@ source_bytes (PyObject *source, GError **error)
       Py_END_ALLOW_THREADS
       Py_DECREF (path);
       return bytes;
+    }
+  if (PyBytes_CheckExact (source))
+    {
+      Py_INCREF (source);
+      return g_bytes_new_with_free_func (PyBytes_AS_STRING (source),
+                                         (gsize) PyBytes_GET_SIZE (source),
+                                         release_pyobject, source);
     }
   Py_buffer view;
   if (PyObject_GetBuffer (source, &view, PyBUF_SIMPLE) < 0)
