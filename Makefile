@@ -63,4 +63,4 @@ clean:
 # the table and writes build/bench/results.json. Not part of `make test`.
 .PHONY: bench
 bench: build
-	PYTHONPATH=$(CURDIR) $(VPY) -m bench
+	OPENBLAS_NUM_THREADS=1 PYTHONPATH=$(CURDIR) $(VPY) -m bench

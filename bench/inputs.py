@@ -93,11 +93,11 @@ def eng_level_wad(scale: int = 1, seed: int = 11) -> tuple[bytes, dict]:
                  "bytes": len(wad)}
 
 
-def tiny_eng_level_wad() -> tuple[bytes, dict]:
+def tiny_eng_level_wad(scale: int = 1) -> tuple[bytes, dict]:
     """A small level for the harness self-test (seconds, not minutes)."""
     saved = dict(BASE)
     BASE.update(models=12, tiles=20, pages=2, entries=16, grid=6)
     try:
-        return eng_level_wad(1, seed=5)
+        return eng_level_wad(scale, seed=5)
     finally:
         BASE.update(saved)

@@ -208,3 +208,13 @@ def test_from_bytes_shares_bytes_and_copies_other_buffers():
     del data, view
     assert bytes(lvl.chunk("INFO")) == B.info_payload()   # kept alive by the level
     assert lvl.to_bytes() == lvl2.to_bytes()
+
+
+def test_from_bytes_holds_a_reference_instead_of_a_copy():
+    import sys
+    data = B.wad([("INFO", B.info_payload())])
+    before = sys.getrefcount(data)
+    lvl = wadkit.eng.from_bytes(data)
+    assert sys.getrefcount(data) == before + 1
+    del lvl
+    assert sys.getrefcount(data) == before

@@ -439,3 +439,24 @@ def test_damaged_text_never_crashes(data):
             if kind != "pal8":     # 16-bit pixels come back exactly
                 assert (t.page_rgba(i) == px).all()
     assert len(t.textures()["rect"]) == len(t.table_raw) // 8
+
+
+def test_text_payload_shared_when_immutable_copied_otherwise():
+    """EngText keeps a bytes payload (or a view of one) instead of copying
+    it — the reference it holds shows in the refcount — and copies a
+    bytearray, so changing the bytearray later changes nothing."""
+    import sys
+    payload = T.text(pages=[T.page_rgb16(2, 2, [1, 2, 3, 4])],
+                     entries=[T.entry(u1=1, v1=1)], tail=T.effects([]))
+    before = sys.getrefcount(payload)
+    t = _core.EngText(payload)
+    assert sys.getrefcount(payload) == before + 1
+    t2 = _core.EngText(memoryview(payload)[:])
+    assert sys.getrefcount(payload) == before + 2
+    del t, t2
+    assert sys.getrefcount(payload) == before
+    buf = bytearray(payload)
+    t3 = _core.EngText(buf)
+    buf[:] = bytes(len(buf))
+    assert t3.build() == payload
+    assert t3.page_rgba(0).shape == (2, 2, 4)

@@ -18,23 +18,23 @@ static PyObject *
 eng_text_new (PyTypeObject *type, PyObject *args, PyObject *kwds)
 {
   static char *kwlist[] = { "payload", "base_offset", NULL };
-  Py_buffer view;
+  PyObject *payload;
   long long base = 0;
-  if (!PyArg_ParseTupleAndKeywords (args, kwds, "y*|L:EngText", kwlist, &view,
+  if (!PyArg_ParseTupleAndKeywords (args, kwds, "O|L:EngText", kwlist, &payload,
                                     &base))
     return NULL;
   WkModState *st = wk_state_from_type (type);
   if (st == NULL)
-    {
-      PyBuffer_Release (&view);
-      return NULL;
-    }
+    return NULL;
+  GBytes *bytes = wk_shared_bytes (st, payload);
+  if (bytes == NULL)
+    return NULL;
   GError *error = NULL;
   WkEngText *text;
   Py_BEGIN_ALLOW_THREADS
-  text = wk_eng_text_parse (view.buf, (gsize) view.len, base, &error);
+  text = wk_eng_text_parse_bytes (bytes, base, &error);
   Py_END_ALLOW_THREADS
-  PyBuffer_Release (&view);
+  g_bytes_unref (bytes);
   if (text == NULL)
     return wk_raise (st, error);
   EngTextObject *self = (EngTextObject *) type->tp_alloc (type, 0);

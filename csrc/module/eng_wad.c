@@ -20,20 +20,10 @@ parse_nogil (GBytes *bytes, GError **error)
   return wad;
 }
 
-/* GDestroyNotify of a GBytes that borrows a Python bytes object: may run
- * wherever the last reference goes, so it takes the GIL itself. */
-static void
-release_pyobject (gpointer obj)
-{
-  PyGILState_STATE gil = PyGILState_Ensure ();
-  Py_DECREF ((PyObject *) obj);
-  PyGILState_Release (gil);
-}
-
-/* A str/PathLike is mapped; a bytes object (immutable) is shared, not
- * copied; anything else with the buffer protocol is copied. */
+/* A str/PathLike is mapped; a buffer is shared when it cannot change
+ * (bytes …), else copied (wk_shared_bytes). */
 static GBytes *
-source_bytes (PyObject *source, GError **error)
+source_bytes (WkModState *st, PyObject *source, GError **error)
 {
   if (PyUnicode_Check (source) || PyObject_HasAttrString (source, "__fspath__"))
     {
@@ -47,19 +37,7 @@ source_bytes (PyObject *source, GError **error)
       Py_DECREF (path);
       return bytes;
     }
-  if (PyBytes_CheckExact (source))
-    {
-      Py_INCREF (source);
-      return g_bytes_new_with_free_func (PyBytes_AS_STRING (source),
-                                         (gsize) PyBytes_GET_SIZE (source),
-                                         release_pyobject, source);
-    }
-  Py_buffer view;
-  if (PyObject_GetBuffer (source, &view, PyBUF_SIMPLE) < 0)
-    return NULL;
-  GBytes *bytes = g_bytes_new (view.buf, (gsize) view.len);
-  PyBuffer_Release (&view);
-  return bytes;
+  return wk_shared_bytes (st, source);
 }
 
 static PyObject *
@@ -73,7 +51,7 @@ eng_wad_new (PyTypeObject *type, PyObject *args, PyObject *kwds)
   if (st == NULL)
     return NULL;
   GError *error = NULL;
-  GBytes *bytes = source_bytes (source, &error);
+  GBytes *bytes = source_bytes (st, source, &error);
   if (bytes == NULL)
     return PyErr_Occurred () ? NULL : wk_raise (st, error);
   WkEngWad *wad = parse_nogil (bytes, &error);

@@ -36,3 +36,8 @@ int wk_eng_wad_register (PyObject *module, WkModState *st);
 int wk_eng_geom_register (PyObject *module, WkModState *st);
 int wk_eng_text_register (PyObject *module, WkModState *st);
 int wk_eng_floor_register (PyObject *module, WkModState *st);
+
+/* A buffer-protocol object as GBytes: shared (no copy, the buffer held
+ * until the GBytes is freed) when it cannot change — bytes, EngWad, or a
+ * memoryview of one — else copied. NULL with a Python error set. */
+GBytes *wk_shared_bytes (WkModState *st, PyObject *obj);
