@@ -90,17 +90,27 @@ lz_decompress (PyObject *module, PyObject *args, PyObject *kwds)
 static PyObject *
 lz_compress (PyObject *module, PyObject *args, PyObject *kwds)
 {
-  static char *kwlist[] = { "data", "lazy", NULL };
+  static char *kwlist[] = { "data", "mode", NULL };
   Py_buffer in;
-  int lazy = 1;
-  if (!PyArg_ParseTupleAndKeywords (args, kwds, "y*|p:lz_compress", kwlist, &in,
-                                    &lazy))
+  const char *mode_name = "best";
+  if (!PyArg_ParseTupleAndKeywords (args, kwds, "y*|s:lz_compress", kwlist, &in,
+                                    &mode_name))
     return NULL;
+  WkLzMode mode = WK_LZ_BEST;
+  if (strcmp (mode_name, "greedy") == 0)
+    mode = WK_LZ_GREEDY;
+  else if (strcmp (mode_name, "lazy") == 0)
+    mode = WK_LZ_LAZY;
+  else if (strcmp (mode_name, "best") != 0)
+    {
+      PyBuffer_Release (&in);
+      PyErr_SetString (PyExc_ValueError, "mode is 'best', 'lazy' or 'greedy'");
+      return NULL;
+    }
   GError *error = NULL;
   GBytes *res;
   Py_BEGIN_ALLOW_THREADS
-  res = wk_lz_compress (in.buf, (gsize) in.len, lazy ? WK_LZ_LAZY : WK_LZ_GREEDY,
-                        &error);
+  res = wk_lz_compress (in.buf, (gsize) in.len, mode, &error);
   Py_END_ALLOW_THREADS
   PyBuffer_Release (&in);
   if (res == NULL)
@@ -145,7 +155,8 @@ static PyMethodDef lz_methods[] = {
     "lz_decompress(data, max_size=1<<28, expected=-1) -> bytes" },
   { "lz_compress", (PyCFunction) (void (*) (void)) lz_compress,
     METH_VARARGS | METH_KEYWORDS,
-    "lz_compress(data, lazy=True) -> bytes: a game-safe WAD-LZ stream" },
+    "lz_compress(data, mode='best') -> bytes: a game-safe WAD-LZ stream "
+    "(mode 'lazy', 'greedy' or 'best' = the smaller of both)" },
   { "lz_validate", (PyCFunction) (void (*) (void)) lz_validate,
     METH_VARARGS | METH_KEYWORDS,
     "lz_validate(data, limit=1000) -> [str]: rule violations, [] if clean" },

@@ -55,7 +55,9 @@ GBytes *wk_lz_decompress (const guint8 *src, gsize size, gint64 base,
 
 typedef enum {
   WK_LZ_GREEDY, /* longest match at each position (for comparison) */
-  WK_LZ_LAZY,   /* hash chains + lazy evaluation (the default) */
+  WK_LZ_LAZY,   /* hash chains + lazy evaluation */
+  WK_LZ_BEST,   /* the smaller of LAZY and GREEDY (the default): one-step
+                 * lookahead can lose to greedy on some inputs */
 } WkLzMode;
 
 /* A game-safe stream: no two literal runs in a row, no packet crossing a

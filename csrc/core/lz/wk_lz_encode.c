@@ -261,16 +261,9 @@ find (const Finder *f, gsize i)
 
 /* ---- parse ----------------------------------------------------------- */
 
-GBytes *
-wk_lz_compress (const guint8 *src, gsize n, WkLzMode mode, GError **error)
+static GByteArray *
+encode (const guint8 *src, gsize n, WkLzMode mode)
 {
-  if (n > (gsize) G_MAXINT32)
-    {
-      wk_set_error (error, WK_ERROR_LIMIT, -1,
-                    "%" G_GSIZE_FORMAT " bytes are more than a WAD-LZ stream "
-                    "can describe", n);
-      return NULL;
-    }
   Emit e = { .out = g_byte_array_sized_new ((guint) MIN (n + n / 16 + 64,
                                                           (gsize) G_MAXINT32)) };
   static const guint8 header[WK_LZ_HEADER] = { 'W', 'A', 'D' };
@@ -298,7 +291,13 @@ wk_lz_compress (const guint8 *src, gsize n, WkLzMode mode, GError **error)
       if (mode == WK_LZ_LAZY && m.len < LAZY_MAX)
         {
           Match next = find (&f, i + 1);
-          if (next.savings > m.savings)
+          /* Defer only when the extra savings pay for more than 3/4 of a
+           * byte per extra byte covered: those bytes could otherwise be
+           * matched after m. */
+          gssize extra = (gssize) (next.len + 1) - (gssize) m.len;
+          gboolean defer = next.savings > m.savings
+                           && (next.savings - m.savings) * 4 > MAX (extra, 0) * 3;
+          if (defer)
             {
               cur = next;
               have = TRUE;
@@ -317,15 +316,33 @@ wk_lz_compress (const guint8 *src, gsize n, WkLzMode mode, GError **error)
   flush_pending (&e, NULL, 0);
   g_free (f.head);
   g_free (f.prev);
+  return e.out;
+}
 
-  if (e.out->len > (guint) G_MAXINT32)
+GBytes *
+wk_lz_compress (const guint8 *src, gsize n, WkLzMode mode, GError **error)
+{
+  /* Worst case growth is about 2 %; keep the s32 size field valid. */
+  if (n > (gsize) G_MAXINT32 / 2)
     {
-      g_byte_array_unref (e.out);
       wk_set_error (error, WK_ERROR_LIMIT, -1,
-                    "the compressed stream would exceed 2 GiB");
+                    "%" G_GSIZE_FORMAT " bytes are more than a WAD-LZ stream "
+                    "can describe", n);
       return NULL;
     }
-  guint32 total = GUINT32_TO_LE (e.out->len);
-  memcpy (e.out->data + 3, &total, 4);
-  return g_byte_array_free_to_bytes (e.out);
+  GByteArray *out = encode (src, n, mode == WK_LZ_BEST ? WK_LZ_LAZY : mode);
+  if (mode == WK_LZ_BEST)
+    {
+      GByteArray *greedy = encode (src, n, WK_LZ_GREEDY);
+      if (greedy->len < out->len)
+        {
+          g_byte_array_unref (out);
+          out = greedy;
+        }
+      else
+        g_byte_array_unref (greedy);
+    }
+  guint32 total = GUINT32_TO_LE (out->len);
+  memcpy (out->data + 3, &total, 4);
+  return g_byte_array_free_to_bytes (out);
 }
