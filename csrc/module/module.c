@@ -62,7 +62,9 @@ wk_exec (PyObject *module)
     return -1;
   if (wk_lz_register (module, st) < 0)
     return -1;
-  return wk_rc2_register (module, st);
+  if (wk_rc2_register (module, st) < 0)
+    return -1;
+  return wk_rc2_tfrag_register (module, st);
 }
 
 static int

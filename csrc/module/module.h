@@ -39,3 +39,4 @@ PyObject *wk_lz_decompress_py (WkModState *st, const guint8 *src, gsize size,
 int wk_eng_wad_register (PyObject *module, WkModState *st);
 int wk_lz_register (PyObject *module, WkModState *st);
 int wk_rc2_register (PyObject *module, WkModState *st);
+int wk_rc2_tfrag_register (PyObject *module, WkModState *st);
