@@ -56,7 +56,8 @@ def core_header(fields: dict[int, int]) -> bytes:
 def level(*, variant: int = 0x60, level_id: int = 30, reverb: int = 5,
           core: bytes | None = None, core_stream: bytes | None = None,
           core_fields: dict[int, int] | None = None,
-          gameplay: bytes | None = None) -> tuple[bytes, dict]:
+          gameplay: bytes | None = None,
+          index_tail: bytes = bytes(range(0x44))) -> tuple[bytes, dict]:
     """A whole level file and a dict of where things went."""
     core = core_plain() if core is None else core
     stream = wadlz.greedy_compress(core) if core_stream is None else core_stream
@@ -66,7 +67,8 @@ def level(*, variant: int = 0x60, level_id: int = 30, reverb: int = 5,
     for name, off in CORE_OFFSETS.items():
         fields[off] = REGIONS[name]
     fields.update(core_fields or {})
-    core_index = core_header(fields) + bytes(range(0x44))   # 0x100 bytes
+    assert len(index_tail) == 0x44
+    core_index = core_header(fields) + index_tail             # 0x100 bytes
 
     # data extent: pair table, then the sections 0x10-aligned
     sections = [("overlay", b"\xab" * 0x20), ("core_index", core_index),

@@ -72,8 +72,7 @@ def strip_records(runs: list[tuple[int, int | None]]) -> bytes:
     ad-gif offset (index * 5) in byte 2; a plain run stores count and -1.
     A zero record ends the list."""
     out = b""
-    for i, (n, ad) in enumerate(runs):
-        assert i > 0 or ad is not None
+    for n, ad in runs:
         if ad is None:
             out += struct.pack("<bbbb", n, 0, -1, 0)
         else:

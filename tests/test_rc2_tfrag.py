@@ -1,0 +1,220 @@
+"""RC2 tfrag terrain: hand-assembled patches against hand-derived geometry,
+one test per wrong turn of the spec record, hostile patches, a generated
+level of ~800 patches, and textures through a whole LEVEL fixture."""
+import struct
+
+import numpy as np
+import pytest
+
+import wadkit
+from wadkit import _core
+from builders import rc2_level as R
+from builders import tfrag as T
+
+
+def quad(**kw) -> T.Patch:
+    """Four corners; origin (2048, -1024, 100); one strip of 4 on ad-gif 0
+    (texture 3) for LOD 0, one triangle (0, 1, 3) for LODs 1 and 2."""
+    args = dict(
+        positions=[(0, 0, 0), (1024, 0, 0), (0, 1024, 0), (1024, 1024, 512)],
+        origin=(2048, -1024, 100),
+        vinfo=[(0, 0, 4096, 0), (4096, 0, 4096, 2), (0, -4096, 4096, 4),
+               (2048, -2048, 4096, 6)],
+        rgba=[(0x80, 0x40, 0, 0x80), (0, 0x80, 0, 0x40), (0, 0, 0x80, 0x80),
+              (0x20, 0x20, 0x20, 0x80)],
+        adgifs=[3],
+        strips={0: [(4, 0)], 1: [(3, 0)], 2: [(3, 0)]},
+        indices={0: [0, 1, 2, 3], 1: [0, 1, 3], 2: [0, 1, 3]})
+    args.update(kw)
+    return T.Patch(**args)
+
+
+def parse(patches, lod=0, **kw):
+    return _core.tfrag_parse(T.block(patches), lod, **kw)
+
+
+def test_quad_hand_derived():
+    t = parse([quad()])
+    # (s16 + origin) / 1024
+    assert t["positions"].tolist() == [
+        [2.0, -1.0, 100 / 1024], [3.0, -1.0, 100 / 1024],
+        [2.0, 0.0, 100 / 1024], [3.0, 0.0, 612 / 1024]]
+    # strip 0 1 2 3: (0 1 2), then the second triangle wound back: (2 1 3)
+    assert t["triangles"].tolist() == [[0, 1, 2], [2, 1, 3]]
+    # s/4096 for s >= 0; negative values halved (offset-mode float, docs)
+    assert t["uv"][0].tolist() == [[0, 0], [1, 0], [0, -0.5]]
+    assert t["uv"][1].tolist() == [[0, -0.5], [1, 0], [0.5, -0.25]]
+    # colour indexed by position, 0x80 = 1.0
+    assert t["color"][1].tolist() == [[0, 0, 1, 1], [0, 1, 0, 0.5],
+                                      [0.25, 0.25, 0.25, 1]]
+    assert t["texture"].tolist() == [3, 3] and t["patch"].tolist() == [0, 0]
+    p = t["patches"][0]
+    assert (p["vert_count"], p["tri_count"], p["lod_tris"]) == (4, 2, (2, 1, 1))
+    assert t["lod_distance"] == 32.0
+    assert parse([quad()], 2)["triangles"].tolist() == [[0, 1, 3]]
+
+
+def test_dtypes_and_shapes():
+    t = parse([quad(), quad()])
+    assert t["positions"].dtype == np.float32 and t["positions"].shape == (8, 3)
+    assert t["triangles"].dtype == np.uint32 and t["triangles"].shape == (4, 3)
+    assert t["uv"].shape == (4, 3, 2) and t["color"].shape == (4, 3, 4)
+    assert t["texture"].dtype == np.int32 and t["patch"].tolist() == [0, 0, 1, 1]
+    assert t["triangles"][2:].tolist() == [[4, 5, 6], [6, 5, 7]]  # own vertices
+
+
+# ---- the four wrong turns of the spec record --------------------------------
+
+def test_wrong_turn_element_size_from_the_command_not_the_immediate():
+    # ad-gifs at 0x17: positions land at VU address 0x1c, whose low nibble
+    # read as vn/vl would mean 16-byte elements instead of 6
+    p = quad(addr_base=0x17)
+    imm = 0x17 + 5
+    assert (((32 >> (imm & 3)) * (((imm >> 2) & 3) + 1)) // 8) != 6
+    a, b = parse([p]), parse([quad()])
+    assert a["positions"].tolist() == b["positions"].tolist()
+    assert a["triangles"].tolist() == b["triangles"].tolist()
+
+
+def test_wrong_turn_payloads_pad_to_4_not_2():
+    # 5 positions = 30 bytes, padded to 32: a 2-byte rule reads the next
+    # code word 2 bytes early
+    p = quad(positions=quad().positions + [(7, 7, 7)],
+             rgba=quad().rgba + [(0, 0, 0, 0)])
+    t = parse([p])
+    assert t["positions"].shape == (5, 3)
+    assert t["positions"][4].tolist() == [(7 + 2048) / 1024, (7 - 1024) / 1024,
+                                          107 / 1024]
+
+
+def test_wrong_turn_inline_payloads_are_skipped():
+    # payloads that look like unpack codes: a walk that ignores them finds
+    # extra "positions" and misses the real ones
+    fake = T.code(0x69, 4, 0x20) + bytes(4)
+    extra = (T.stcol(0x69040020, 0, 0, 0) + T.stmask(0x69040020)
+             + T.mpg(fake) + T.direct(fake * 2) + T.code(0x51, 0, 1) + fake * 2)
+    p = quad(extra=extra)
+    t = parse([p])
+    assert t["positions"].tolist() == parse([quad()])["positions"].tolist()
+
+
+def test_wrong_turn_strips_banked_by_lod_not_arrival():
+    # the LOD 2 list arrives first; LOD 0 must still get the LOD 0 strips
+    g = T.grid_patch(0, 0, lod_split=True)
+    t0, t2 = parse([g], 0), parse([g], 2)
+    assert t0["patches"][0]["lod_tris"] == (48, 24, 12)
+    assert len(t0["triangles"]) == 48 and len(t2["triangles"]) == 12
+    # first two triangles of the first row: (0, 7, 1) then (1, 7, 8)
+    assert t0["triangles"][:2].tolist() == [[0, 7, 1], [1, 7, 8]]
+
+
+def test_positions_spread_over_three_tiers():
+    """Only a quarter of real patches keep all positions in the common list."""
+    p = quad(tiers=(2, 1, 1), vinfo_tiers=(2, 1, 1),
+             strips={0: [(4, 0)], 1: [(3, 0)], 2: [(3, 0)]},
+             indices={0: [0, 1, 2, 3], 1: [0, 1, 2], 2: [1, 0, 1]})
+    t = parse([p])
+    assert t["positions"].tolist() == parse([quad()])["positions"].tolist()
+    assert parse([p], 1)["triangles"].tolist() == [[0, 1, 2]]
+    # LOD 1 may not use the LOD-0-only vertex info (index 3)
+    bad = quad(tiers=(2, 1, 1), vinfo_tiers=(2, 1, 1))
+    with pytest.raises(wadkit.FormatError, match="outside the 3 vertex infos"):
+        parse([bad])
+
+
+# ---- hostile patches ----------------------------------------------------------
+
+def fails(blk, match, **kw):
+    with pytest.raises(wadkit.FormatError, match=match) as e:
+        _core.tfrag_parse(blk, **kw)
+    return e.value
+
+
+def test_counts_must_match_the_header():
+    e = fails(T.block([quad(), quad(vert_count=5)]), "vert_count 5")
+    assert "tfrag patch 1" in e.context and e.offset == 0x40 + 0x40 + 0x3C
+    fails(T.block([quad(tri_count=3)]), "tri_count 3")
+
+
+def test_offsets_past_the_block():
+    blk = bytearray(T.block([quad()]))
+    struct.pack_into("<i", blk, 0x40 + 0x10, len(blk))
+    fails(bytes(blk), "past the")
+    fails(T.block([quad()])[:-20], "past the")
+    blk = bytearray(T.block([quad()]))
+    struct.pack_into("<i", blk, 4, 1000)
+    fails(bytes(blk), "does not fit")
+    fails(b"\x40\0\0", "no header")
+
+
+def test_vif_walk_desynchronised():
+    # a DIRECT claiming 100 quadwords inside a short list
+    e = fails(T.block([quad(extra=T.code(0x50, 0, 100))]), "VIF payload")
+    assert "LOD 0+1 list" in e.context
+
+
+def test_bad_strips():
+    fails(T.block([quad(indices={0: [0, 1, 2, 9], 1: [0, 1, 3], 2: [0, 1, 3]})]),
+          "index 9 outside")
+    fails(T.block([quad(strips={0: [(4, None)], 1: [(3, 0)], 2: [(3, 0)]})]),
+          "not biased")
+    fails(T.block([quad(strips={0: [(4, 2)], 1: [(3, 0)], 2: [(3, 0)]})]),
+          "ad-gif 2 outside")
+    fails(T.block([quad(strips={0: [(5, 0)], 1: [(3, 0)], 2: [(3, 0)]},
+                        tri_count=3)]), "5 vertices")
+    fails(T.block([quad()]), "texture 3, the table has 2", texture_count=2)
+    fails(T.block([quad(vinfo=[(0, 0, 4096, 0)] * 3 + [(0, 0, 4096, 8)])]),
+          "position 8/2")
+
+
+def test_generated_level_800_patches():
+    patches = [T.grid_patch((i % 40) * 6144, (i // 40) * 4096, texture=i % 5,
+                            lod_split=i % 3 == 0) for i in range(800)]
+    t = _core.tfrag_parse(T.block(patches), 0, texture_count=5)
+    assert len(t["patches"]) == 800
+    assert len(t["triangles"]) == 800 * 48 == sum(p["tri_count"] for p in t["patches"])
+    assert t["positions"].shape == (800 * 35, 3)
+    assert t["triangles"].max() < len(t["positions"])
+    assert np.array_equal(np.bincount(t["texture"]), [48 * 160] * 5)
+    # patch 41 starts one grid cell right and one up: (6144, 4096) / 1024
+    first = t["triangles"][t["patch"] == 41][0][0]
+    assert t["positions"][first].tolist() == [6.0, 4.0, 0.0]
+
+
+# ---- through a whole level: terrain, patches, textures ------------------------
+
+def level_with_terrain(palette: int = 0):
+    blk = T.block([quad(adgifs=[1]), T.grid_patch(0, 0, texture=0)])
+    assert len(blk) <= 0x1000
+    core = bytearray(R.CORE_SIZE)
+    core[:len(blk)] = blk
+    pixels = bytes([0, 8, 16, 24, 1, 2, 3, 255])
+    core[0x2000 + 0x10:0x2000 + 0x18] = pixels          # texture 1: 4 x 2
+    core[0x2000:0x2000 + 4] = bytes([255, 0, 0, 255])   # texture 0: 2 x 2
+    table = (struct.pack("<ihhhhhh", 0, 2, 2, 1, 0, 0, 0)
+             + struct.pack("<ihhhhhh", 0x10, 4, 2, 1, palette, 0, 0))
+    data, _ = R.level(core=bytes(core), index_tail=bytes(4) + table + bytes(0x20))
+    return data
+
+
+def test_level_terrain_patches_and_textures(write):
+    lvl = wadkit.rc2.open(write("LEVEL0.WAD", level_with_terrain()))
+    t = lvl.terrain()
+    assert len(t["triangles"]) == 2 + 48 and set(t["texture"].tolist()) == {0, 1}
+    assert [p["tri_count"] for p in lvl.patches] == [2, 48]
+    assert len(lvl.tfrag_block()) == 0x1000        # up to the occlusion offset
+    tex = lvl.tfrag_textures
+    assert [x.shape for x in tex] == [(2, 2, 4), (2, 4, 4)]
+    # palette = gs_ram bytes 0..1023: entry j = (4j, 4j+1, 4j+2, 4j+3);
+    # index bits 3 and 4 swapped (8 <-> 16); alpha < 0x80 doubled, else 255
+    assert tex[1][0].tolist() == [[0, 1, 2, 6], [64, 65, 66, 134],
+                                  [32, 33, 34, 70], [96, 97, 98, 198]]
+    assert tex[1][1].tolist() == [[4, 5, 6, 14], [8, 9, 10, 22],
+                                  [12, 13, 14, 30], [252, 253, 254, 255]]
+    assert tex[0].dtype == np.uint8
+
+
+def test_texture_palette_out_of_range(write):
+    lvl = wadkit.rc2.open(write("LEVEL0.WAD", level_with_terrain(palette=1)))
+    with pytest.raises(wadkit.FormatError, match="palette 1"):
+        lvl.tfrag_textures
