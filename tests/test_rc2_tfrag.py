@@ -218,3 +218,98 @@ def test_texture_palette_out_of_range(write):
     lvl = wadkit.rc2.open(write("LEVEL0.WAD", level_with_terrain(palette=1)))
     with pytest.raises(wadkit.FormatError, match="palette 1"):
         lvl.tfrag_textures
+
+
+# ---- the writer -----------------------------------------------------------------
+
+QUAD_MESH = dict(positions=[[2, -1, 0], [3, -1, 0], [2, 0, 0], [3, 0, 0.5]],
+                 uv=[[0, 0], [1, 0], [0, -0.5], [0.5, -0.25]],
+                 color=[[1, 0.5, 0, 1], [0, 1, 0, 0.5], [0, 0, 1, 1],
+                        [0.25, 0.25, 0.25, 1]],
+                 strips=[[0, 1, 2, 3]], textures=[3])
+
+
+def test_writer_matches_the_spec_builder_byte_for_byte():
+    # the writer's origin is the rounded bounding-box centre: (2.5, -0.5,
+    # 0.25) * 1024; its bounding sphere that centre and the farthest corner
+    built = wadkit.rc2.build_tfrags([QUAD_MESH])
+    o = (2560, -512, 256)
+    pos = [(round(x * 1024) - o[0], round(y * 1024) - o[1], round(z * 1024) - o[2])
+           for x, y, z in QUAD_MESH["positions"]]
+    spec = T.block([quad(positions=pos, origin=o,
+                         vinfo=[(0, 0, 4096, 0), (4096, 0, 4096, 2),
+                                (0, -4096, 4096, 4), (2048, -2048, 4096, 6)],
+                         strips={0: [(4, 0)], 1: [(4, 0)], 2: [(4, 0)]},
+                         indices={0: [0, 1, 2, 3], 1: [0, 1, 2, 3], 2: [0, 1, 2, 3]},
+                         bsphere=(2.5, -0.5, 0.25, float(np.float32(np.sqrt(0.5 + 0.0625)))))])
+    assert built == spec
+
+
+def random_grid(rng, w, h, ntex):
+    xs, ys = np.meshgrid(np.arange(w + 1), np.arange(h + 1))
+    pos = np.stack([xs.ravel() * 0.75 + rng.integers(-50, 50),
+                    ys.ravel() * 0.5 + rng.integers(-50, 50),
+                    rng.integers(-512, 512, xs.size) / 1024], axis=1)
+    uv = rng.integers(-4096, 8192, (xs.size, 2)) / 4096
+    color = rng.integers(0, 256, (xs.size, 4)) / 128
+    strips = [[y * (w + 1) + x + d * (w + 1) for x in range(w + 1) for d in (0, 1)]
+              for y in range(h)]
+    return dict(positions=pos, uv=uv, color=color, strips=strips,
+                textures=rng.integers(0, ntex, h))
+
+
+def test_writer_round_trip():
+    rng = np.random.default_rng(5)
+    meshes = [random_grid(rng, int(rng.integers(1, 9)), int(rng.integers(1, 6)), 4)
+              for _ in range(60)]
+    t = _core.tfrag_parse(wadkit.rc2.build_tfrags(meshes, 40.0), 0, texture_count=4)
+    assert t["lod_distance"] == 40.0 and len(t["patches"]) == 60
+    base = 0
+    tri = 0
+    for i, m in enumerate(meshes):
+        n = len(m["positions"])
+        got = t["positions"][base:base + n]
+        assert np.abs(got - m["positions"]).max() <= 0.5 / 1024 + 1e-6
+        want = []
+        for s, tex in zip(m["strips"], m["textures"]):
+            for j in range(len(s) - 2):
+                a, b, c = s[j], s[j + 1], s[j + 2]
+                want.append(((b, a, c) if j % 2 else (a, b, c), tex))
+        tris = t["triangles"][tri:tri + len(want)] - base
+        assert tris.tolist() == [list(w) for w, _ in want]
+        assert t["texture"][tri:tri + len(want)].tolist() == [x for _, x in want]
+        corners = np.array([w for w, _ in want])
+        assert np.abs(t["uv"][tri:tri + len(want)] - m["uv"][corners]).max() <= 1 / 8192
+        assert np.abs(t["color"][tri:tri + len(want)]
+                      - np.clip(m["color"][corners], 0, 255 / 128)).max() <= 1 / 256
+        assert (t["patch"][tri:tri + len(want)] == i).all()
+        base += n
+        tri += len(want)
+
+
+@pytest.mark.parametrize("change, match", [
+    (dict(positions=np.zeros((256, 3)), uv=np.zeros((256, 2)),
+          color=np.zeros((256, 4))), "256 vertices"),
+    (dict(strips=[[0, 1]]), "2 vertices"),
+    (dict(strips=[[0, 1, 9]]), "index 9"),
+    (dict(positions=[[0, 0, 0], [70, 0, 0], [0, 1, 0], [1, 1, 0]]), "extent"),
+    (dict(uv=[[9, 0]] * 4), "UV 9"),
+    (dict(strips=[[0, 1, 2, 3]] * 128, textures=[0] * 128), "256 triangles"),
+])
+def test_writer_limits(change, match):
+    m = dict(QUAD_MESH, **change)
+    with pytest.raises(wadkit.LimitError, match=match) as e:
+        wadkit.rc2.build_tfrags([QUAD_MESH, m])
+    assert "tfrag mesh 1" in str(e.value)
+
+
+def test_writer_vu_memory_limit():
+    rng = np.random.default_rng(1)
+    # 72 vertices, 7 textures: 9 + 35 + 3*72 + 126/4 + 8 = 300 quadwords
+    big = random_grid(rng, 8, 7, 1)
+    big["textures"] = list(range(7))
+    t = _core.tfrag_parse(wadkit.rc2.build_tfrags([big]), 0)
+    assert t["patches"][0]["ad_gifs"] == 7
+    bigger = random_grid(rng, 10, 8, 1)        # 99 vertices: 9+5+297+44+9 = 364
+    with pytest.raises(wadkit.LimitError, match="VU memory"):
+        wadkit.rc2.build_tfrags([bigger])

@@ -160,6 +160,29 @@ class Level:
         }
 
 
+def build_tfrags(meshes, lod_distance: float = 32.0) -> bytes:
+    """Write a tfrags block, one patch per mesh (C writer; the result is
+    read back before it is returned). A mesh is a dict:
+      positions (N,3) file units, Z up; uv (N,2); color (N,4), 1.0 = 0x80;
+      strips: a list of vertex-index sequences (GS triangle strips);
+      textures: one tfrag texture index per strip.
+    Every LOD gets the same strips. wadkit.LimitError when a mesh breaks a
+    limit of the format (255 vertices or triangles, 3..127 vertices per
+    strip, VU memory of 0x148 quadwords, s16 range around the origin)."""
+    import numpy as np
+    packed = []
+    for m in meshes:
+        strips = [np.asarray(s, dtype=np.uint32).ravel() for s in m["strips"]]
+        packed.append((
+            np.ascontiguousarray(m["positions"], dtype=np.float32).reshape(-1, 3),
+            np.ascontiguousarray(m["uv"], dtype=np.float32).reshape(-1, 2),
+            np.ascontiguousarray(m["color"], dtype=np.float32).reshape(-1, 4),
+            np.concatenate(strips) if strips else np.zeros(0, np.uint32),
+            np.array([len(s) for s in strips], dtype=np.uint32),
+            np.ascontiguousarray(m["textures"], dtype=np.int32).ravel()))
+    return _core.tfrag_build(packed, lod_distance)
+
+
 def open(path: str | os.PathLike, max_size: int = DEFAULT_MAX_SIZE) -> Level:
     """Open an RC2 LEVEL<n>.WAD (memory-mapped). Raises wadkit.FormatError.
     max_size caps every decompressed stream."""

@@ -111,7 +111,92 @@ tfrag_texture (PyObject *module, PyObject *args)
   return arr;
 }
 
+/* tfrag_build([(pos, uv, color, idx, strip_len, strip_tex), ...],
+ * lod_distance) -> bytes. Arrays: contiguous float32 (n,3), (n,2), (n,4),
+ * uint32 indices, uint32 strip lengths, int32 strip textures. */
+static PyObject *
+tfrag_build (PyObject *module, PyObject *args)
+{
+  PyObject *seq;
+  float lod_distance = 32.0f;
+  if (!PyArg_ParseTuple (args, "O|f:tfrag_build", &seq, &lod_distance))
+    return NULL;
+  PyObject *fast = PySequence_Fast (seq, "meshes must be a sequence");
+  if (fast == NULL)
+    return NULL;
+  Py_ssize_t count = PySequence_Fast_GET_SIZE (fast);
+  WkTfragMesh *meshes = g_new0 (WkTfragMesh, MAX (count, 1));
+  Py_buffer *views = g_new0 (Py_buffer, 6 * MAX (count, 1));
+  Py_ssize_t held = 0;
+  PyObject *result = NULL;
+  static const gsize width[6] = { 12, 8, 16, 4, 4, 4 };
+  for (Py_ssize_t m = 0; m < count; m++)
+    {
+      PyObject *item = PySequence_Fast_GET_ITEM (fast, m);
+      if (!PyTuple_Check (item) || PyTuple_GET_SIZE (item) != 6)
+        {
+          PyErr_Format (PyExc_TypeError, "mesh %zd: a 6-tuple of arrays", m);
+          goto done;
+        }
+      for (int k = 0; k < 6; k++)
+        {
+          if (PyObject_GetBuffer (PyTuple_GET_ITEM (item, k), &views[held],
+                                  PyBUF_C_CONTIGUOUS) < 0)
+            goto done;
+          held++;
+        }
+      Py_buffer *v = &views[held - 6];
+      WkTfragMesh *x = &meshes[m];
+      for (int k = 0; k < 6; k++)
+        if (v[k].len % width[k])
+          {
+            PyErr_Format (PyExc_ValueError, "mesh %zd: array %d has %zd bytes",
+                          m, k, v[k].len);
+            goto done;
+          }
+      x->n = (guint) (v[0].len / 12);
+      if ((gsize) v[1].len / 8 != x->n || (gsize) v[2].len / 16 != x->n
+          || v[4].len != v[5].len)
+        {
+          PyErr_Format (PyExc_ValueError, "mesh %zd: positions, uv, color "
+                        "or strip arrays disagree in length", m);
+          goto done;
+        }
+      x->pos = v[0].buf;
+      x->uv = v[1].buf;
+      x->color = v[2].buf;
+      x->idx = v[3].buf;
+      x->nidx = (guint) (v[3].len / 4);
+      x->strip_len = v[4].buf;
+      x->strip_tex = v[5].buf;
+      x->nstrips = (guint) (v[4].len / 4);
+    }
+  GError *error = NULL;
+  GBytes *out;
+  Py_BEGIN_ALLOW_THREADS
+  out = wk_tfrags_build (meshes, (guint) count, lod_distance, &error);
+  Py_END_ALLOW_THREADS
+  if (out == NULL)
+    wk_raise (wk_state_from_module (module), error);
+  else
+    {
+      gsize size;
+      const void *data = g_bytes_get_data (out, &size);
+      result = PyBytes_FromStringAndSize (data, (Py_ssize_t) size);
+      g_bytes_unref (out);
+    }
+done:
+  for (Py_ssize_t i = 0; i < held; i++)
+    PyBuffer_Release (&views[i]);
+  g_free (views);
+  g_free (meshes);
+  Py_DECREF (fast);
+  return result;
+}
+
 static PyMethodDef tfrag_methods[] = {
+  { "tfrag_build", tfrag_build, METH_VARARGS,
+    "tfrag_build(meshes, lod_distance=32.0) -> bytes: a tfrags block" },
   { "tfrag_parse", (PyCFunction) (void (*) (void)) tfrag_parse,
     METH_VARARGS | METH_KEYWORDS,
     "tfrag_parse(block, lod=0, texture_count=-1, base=0) -> dict of arrays" },

@@ -136,7 +136,8 @@ def patch_bytes(p: Patch) -> tuple[bytes, bytes]:
     vu = [0] * 20
     vu[0], vu[2], vu[4] = tiers
     vu[6], vu[7], vu[13], vu[18], vu[19] = a_pos, a_vinfo, a_ind, a_strip, a_adgif
-    common = (unpack(V4_16, struct.pack("<20H", *vu), 0, True)
+    vu_unpack = unpack(V4_16, struct.pack("<20H", *vu), 0, True)
+    common = (vu_unpack
               + unpack(V4_32, b"".join(adgif(t) for t in p.adgifs), a_adgif)
               + strow(0x45000000, 0x45000000, 0, a_pos) + stmod(1)
               + unpack(V4_16, vi_b[0], a_vinfo) + origin + stcycl(1, 2)
@@ -175,7 +176,9 @@ def patch_bytes(p: Patch) -> tuple[bytes, bytes]:
 
     h = bytearray(0x40)
     struct.pack_into("<4f", h, 0, *p.bsphere)
-    struct.pack_into("<6H", h, 0x14, 0, shared, lod1_ofs, lod01_ofs, 0, rgba_ofs)
+    tex_ofs = shared + len(vu_unpack) + 4        # the ad-gif payload
+    struct.pack_into("<6H", h, 0x14, 0, shared, lod1_ofs, lod01_ofs, tex_ofs,
+                     rgba_ofs)
     h[0x20] = (lod1_ofs - shared) // 16
     h[0x21] = lod1_ofs // 16
     h[0x22] = lod1_size

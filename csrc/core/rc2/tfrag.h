@@ -47,3 +47,28 @@ void wk_rc2_texture_rgba (const guint8 *pixels, guint w, guint h,
                           const guint8 *palette, guint8 *out);
 
 G_END_DECLS
+
+/* ---- writer ----------------------------------------------------------- */
+
+/* One patch to write: n vertices (positions in file units, UV, colour with
+ * 1.0 = 0x80), and triangle strips over them: strip i has strip_len[i]
+ * vertex indices (GS strip order) taken in turn from idx, and samples
+ * texture strip_tex[i]. Every LOD gets the same strips. */
+typedef struct {
+  const gfloat *pos;      /* n * 3 */
+  const gfloat *uv;       /* n * 2 */
+  const gfloat *color;    /* n * 4 */
+  guint n;
+  const guint32 *idx;
+  guint nidx;
+  const guint32 *strip_len;
+  const gint32 *strip_tex;
+  guint nstrips;
+} WkTfragMesh;
+
+/* A tfrags block holding one patch per mesh, in the game's list layout,
+ * read back with wk_tfrags_parse before it is returned. WK_ERROR_LIMIT when
+ * a mesh breaks a limit of the format (255 vertices / triangles, 127
+ * vertices per strip, s16 coordinates, VU memory of WK_TFRAG_VU_LIMIT). */
+GBytes *wk_tfrags_build (const WkTfragMesh *meshes, guint count,
+                         gfloat lod_distance, GError **error);
