@@ -48,11 +48,6 @@ gboolean wk_lz_decoder_init (WkLzDecoder *d, const guint8 *src, gsize size,
 WkLzStatus wk_lz_decoder_run (WkLzDecoder *d, guint8 *out, gsize cap,
                               GError **error);
 
-/* The whole stream. The output may not exceed max_size bytes; expected >= 0
- * demands exactly that many bytes (a size the container declares). */
-GBytes *wk_lz_decompress (const guint8 *src, gsize size, gint64 base,
-                          gsize max_size, gint64 expected, GError **error);
-
 typedef enum {
   WK_LZ_GREEDY, /* longest match at each position (for comparison) */
   WK_LZ_LAZY,   /* hash chains + lazy evaluation */

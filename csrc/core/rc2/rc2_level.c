@@ -298,18 +298,3 @@ wk_rc2_stream (const WkRc2Level *lvl, const char *name, gsize *offset,
   *size = x->size;
   return TRUE;
 }
-
-GBytes *
-wk_rc2_decompress (const WkRc2Level *lvl, const char *name, gsize max_size,
-                   GError **error)
-{
-  gsize off, size;
-  gint64 expected;
-  if (!wk_rc2_stream (lvl, name, &off, &size, &expected, error))
-    return NULL;
-  GBytes *out = wk_lz_decompress (wk_rc2_data (lvl) + off, size, (gint64) off,
-                                  max_size, expected, error);
-  if (out == NULL)
-    wk_error_prefix (error, "RC2 %s", name);
-  return out;
-}

@@ -68,8 +68,4 @@ extern const WkRc2CoreField wk_rc2_core_fields[];
 gboolean wk_rc2_stream (const WkRc2Level *lvl, const char *name, gsize *offset,
                         gsize *size, gint64 *expected, GError **error);
 
-/* Decompress one of those streams (output at most max_size). */
-GBytes *wk_rc2_decompress (const WkRc2Level *lvl, const char *name,
-                           gsize max_size, GError **error);
-
 G_END_DECLS
