@@ -11,6 +11,9 @@ typedef struct {
   PyObject *LimitError;  /* (WadError, ValueError): a write the game can't load */
   PyObject *WadWarning;  /* (UserWarning): tolerated oddities in a file */
   PyObject *EngWadType;
+  PyObject *EngGeomType;
+  PyObject *EngTextType;
+  PyObject *EngFloorWorldType;
   PyObject *Rc2LevelType;
 } WkModState;
 
@@ -37,6 +40,9 @@ PyObject *wk_lz_decompress_py (WkModState *st, const guint8 *src, gsize size,
 
 /* Per-area registration, called from the exec slot. */
 int wk_eng_wad_register (PyObject *module, WkModState *st);
+int wk_eng_geom_register (PyObject *module, WkModState *st);
+int wk_eng_text_register (PyObject *module, WkModState *st);
+int wk_eng_floor_register (PyObject *module, WkModState *st);
 int wk_lz_register (PyObject *module, WkModState *st);
 int wk_rc2_register (PyObject *module, WkModState *st);
 int wk_rc2_tfrag_register (PyObject *module, WkModState *st);
