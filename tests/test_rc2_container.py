@@ -224,3 +224,32 @@ def test_broken_gameplay_stream(write):
     e = bad(patched(data, gp + 27, "B", 0x01), "literal runs", write)
     assert e.offset == gp + 27 and "gameplay" in e.context
     bad(patched(data, gp, "3s", b"XXX"), "magic", write)
+
+
+def test_random_damage_to_the_headers(write):
+    """Bytes changed in the level header, data table or core header: a clean
+    FormatError or a level whose streams decode to their declared sizes."""
+    import random
+    rng = random.Random(3)
+    data, info = R.level()
+    spots = list(range(0x60)) + list(range(DATA, DATA + 0x58)) + \
+        list(range(CORE_INDEX, CORE_INDEX + 0xBC))
+    for _ in range(300):
+        b = bytearray(data)
+        for _ in range(rng.randint(1, 3)):
+            b[rng.choice(spots)] = rng.randrange(256)
+        try:
+            lvl = wadkit.rc2.from_bytes(bytes(b), max_size=1 << 20)
+            assert len(lvl.core_data) == lvl.core_header["decompressed_size"]
+            lvl.gameplay
+        except wadkit.FormatError as e:
+            assert e.context
+
+
+def test_stream_names(write):
+    data, _ = R.level()
+    lvl = wadkit.rc2.from_bytes(data)
+    with pytest.raises(ValueError, match="no gameplay_pal stream"):
+        lvl._lvl.decompress("gameplay_pal")
+    with pytest.raises(wadkit.FormatError, match="gameplay extent is empty"):
+        wadkit.rc2.from_bytes(patched(data, 0x24, "<i", 0)).gameplay

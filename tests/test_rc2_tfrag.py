@@ -313,3 +313,27 @@ def test_writer_vu_memory_limit():
     bigger = random_grid(rng, 10, 8, 1)        # 99 vertices: 9+5+297+44+9 = 364
     with pytest.raises(wadkit.LimitError, match="VU memory"):
         wadkit.rc2.build_tfrags([bigger])
+
+
+def test_random_damage_parses_or_raises_format_error():
+    """Flipped bytes anywhere in a block: a clean FormatError or a parse
+    whose every patch still matches its header (never a crash)."""
+    rng = np.random.default_rng(11)
+    good = T.block([T.grid_patch(0, 0, lod_split=True), quad(), quad(tiers=(2, 1, 1),
+                    vinfo_tiers=(2, 1, 1), strips={0: [(4, 0)], 1: [(3, 0)], 2: [(3, 0)]},
+                    indices={0: [0, 1, 2, 3], 1: [0, 1, 2], 2: [1, 0, 1]})])
+    ok = 0
+    for _ in range(400):
+        blk = bytearray(good)
+        for _ in range(int(rng.integers(1, 4))):
+            blk[int(rng.integers(0, len(blk)))] = int(rng.integers(0, 256))
+        for lod in (0, 2):
+            try:
+                t = _core.tfrag_parse(bytes(blk), lod)
+            except wadkit.FormatError as e:
+                assert e.offset is not None and 0 <= e.offset < len(blk)
+                continue
+            ok += 1
+            assert all(p["lod_tris"][0] == p["tri_count"] for p in t["patches"])
+            assert len(t["triangles"]) == 0 or t["triangles"].max() < len(t["positions"])
+    assert ok > 0

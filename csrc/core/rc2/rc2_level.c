@@ -288,10 +288,17 @@ wk_rc2_stream (const WkRc2Level *lvl, const char *name, gsize *offset,
       return TRUE;
     }
   const WkRc2Extent *x = wk_rc2_extent (lvl, name);
-  if (x == NULL || x->size == 0 || g_str_has_prefix (name, "gameplay") == FALSE)
+  if (x == NULL || !g_str_has_prefix (name, "gameplay"))
     {
-      wk_set_error (error, WK_ERROR_ARGUMENT, -1, "the level has no %s stream",
-                    name);
+      wk_set_error (error, WK_ERROR_ARGUMENT, -1, "no %s stream in a 0x%x-byte "
+                    "level header (core_data, gameplay%s)", name,
+                    lvl->header_size, lvl->header_size == 0x68 ? ", gameplay_pal" : "");
+      return FALSE;
+    }
+  if (x->size == 0)
+    {
+      wk_set_error (error, WK_ERROR_FORMAT, -1, "the %s extent is empty", name);
+      wk_error_prefix (error, "RC2 level header");
       return FALSE;
     }
   *offset = x->offset;
