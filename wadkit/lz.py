@@ -22,7 +22,8 @@ def decompress(buf, max_size: int = DEFAULT_MAX_SIZE) -> bytes:
 
 def compress(data) -> bytes:
     """A WAD-LZ stream the game can load: hash-chain matching with lazy
-    evaluation, no two literal runs in a row, no packet crossing a 0x2000
+    evaluation (and a greedy parse, keeping the smaller stream: never larger
+    than greedy), no two literal runs in a row, no packet crossing a 0x2000
     block, and only packet forms every known reader decodes alike."""
     return _core.lz_compress(data)
 
