@@ -1,13 +1,13 @@
 /* wadkit._core.Rc2Level: the RC2 LEVEL<n>.WAD container, exposed to Python. */
 #include "module.h"
 
-#include "../core/common/wk_file.h"
 #include "../core/rc2/rc2_level.h"
 
 typedef struct {
   PyObject_HEAD
   WkRc2Level *lvl;
 } Rc2LevelObject;
+
 static PyObject *
 rc2_level_new (PyTypeObject *type, PyObject *args, PyObject *kwds)
 {
