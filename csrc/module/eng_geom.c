@@ -21,28 +21,39 @@ typedef struct {
 typedef struct {
   Py_buffer view;
   gboolean has;
+} Buf;
+
+static int
+get_buf (PyObject *obj, Buf *b, gboolean optional, const char *name)
+{
+  b->has = FALSE;
+  if (obj == Py_None && optional)
+    return 0;
+  if (PyObject_GetBuffer (obj, &b->view, PyBUF_C_CONTIGUOUS) < 0)
+    return -1;
+  b->has = TRUE;
+  return 0;
+}
+
+static void
+release_buf (Buf *b)
+{
+  if (b->has)
+    PyBuffer_Release (&b->view);
+  b->has = FALSE;
+}
+
+/* A chunk payload and its file offset (for error messages). */
+typedef struct {
+  Buf buf;
   long long base;
 } Chunk;
 
 static int
 get_chunk (PyObject *obj, long long base, Chunk *c)
 {
-  c->has = FALSE;
   c->base = base;
-  if (obj == Py_None)
-    return 0;
-  if (PyObject_GetBuffer (obj, &c->view, PyBUF_SIMPLE) < 0)
-    return -1;
-  c->has = TRUE;
-  return 0;
-}
-
-static void
-release_chunk (Chunk *c)
-{
-  if (c->has)
-    PyBuffer_Release (&c->view);
-  c->has = FALSE;
+  return get_buf (obj, &c->buf, TRUE, NULL);
 }
 
 /* The parse, without the GIL. */
@@ -50,31 +61,31 @@ static gboolean
 parse_all (EngGeomObject *g, Chunk *wfpc, Chunk *trak, Chunk *map, Chunk *stpc,
            GError **error)
 {
-  if (wfpc->has)
+  if (wfpc->buf.has)
     {
       WkReader r;
-      wk_reader_init (&r, wfpc->view.buf, (gsize) wfpc->view.len, wfpc->base);
+      wk_reader_init (&r, wfpc->buf.view.buf, (gsize) wfpc->buf.view.len, wfpc->base);
       if (!wk_read_u32 (&r, &g->wfpc, "flags", error))
         {
           wk_error_prefix (error, "WFPC");
           return FALSE;
         }
     }
-  if (trak->has)
+  if (trak->buf.has)
     {
-      g->trak = wk_eng_trak_parse (trak->view.buf, (gsize) trak->view.len,
+      g->trak = wk_eng_trak_parse (trak->buf.view.buf, (gsize) trak->buf.view.len,
                                    trak->base, error);
       if (g->trak == NULL)
         return FALSE;
     }
-  if (stpc->has)
+  if (stpc->buf.has)
     {
-      g->stpc = wk_eng_stpc_parse (stpc->view.buf, (gsize) stpc->view.len,
+      g->stpc = wk_eng_stpc_parse (stpc->buf.view.buf, (gsize) stpc->buf.view.len,
                                    stpc->base, error);
       if (g->stpc == NULL)
         return FALSE;
     }
-  if (map->has)
+  if (map->buf.has)
     {
       if (g->trak == NULL)
         {
@@ -83,7 +94,7 @@ parse_all (EngGeomObject *g, Chunk *wfpc, Chunk *trak, Chunk *map, Chunk *stpc,
           wk_error_prefix (error, "MAP");
           return FALSE;
         }
-      g->map = wk_eng_map_parse (map->view.buf, (gsize) map->view.len,
+      g->map = wk_eng_map_parse (map->buf.view.buf, (gsize) map->buf.view.len,
                                  map->base, g->wfpc, g->trak, error);
       if (g->map == NULL)
         return FALSE;
@@ -130,16 +141,16 @@ geom_new (PyTypeObject *type, PyObject *args, PyObject *kwds)
       wk_raise (st, error);
       goto fail;
     }
-  release_chunk (&wfpc);
-  release_chunk (&trak);
-  release_chunk (&map);
-  release_chunk (&stpc);
+  release_buf (&wfpc.buf);
+  release_buf (&trak.buf);
+  release_buf (&map.buf);
+  release_buf (&stpc.buf);
   return (PyObject *) g;
 fail:
-  release_chunk (&wfpc);
-  release_chunk (&trak);
-  release_chunk (&map);
-  release_chunk (&stpc);
+  release_buf (&wfpc.buf);
+  release_buf (&trak.buf);
+  release_buf (&map.buf);
+  release_buf (&stpc.buf);
   Py_DECREF (g);
   return NULL;
 }
@@ -691,31 +702,6 @@ geom_build_stpc (EngGeomObject *g, PyObject *unused)
 }
 
 /* ---- write path ---- */
-
-typedef struct {
-  Py_buffer view;
-  gboolean has;
-} Buf;
-
-static int
-get_buf (PyObject *obj, Buf *b, gboolean optional, const char *name)
-{
-  b->has = FALSE;
-  if (obj == Py_None && optional)
-    return 0;
-  if (PyObject_GetBuffer (obj, &b->view, PyBUF_C_CONTIGUOUS) < 0)
-    return -1;
-  b->has = TRUE;
-  return 0;
-}
-
-static void
-release_buf (Buf *b)
-{
-  if (b->has)
-    PyBuffer_Release (&b->view);
-  b->has = FALSE;
-}
 
 static int
 check_len (const Buf *b, gsize want, const char *name)

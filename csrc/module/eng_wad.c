@@ -19,27 +19,6 @@ parse_nogil (GBytes *bytes, GError **error)
   Py_END_ALLOW_THREADS
   return wad;
 }
-
-/* A str/PathLike is mapped; a buffer is shared when it cannot change
- * (bytes …), else copied (wk_shared_bytes). */
-static GBytes *
-source_bytes (WkModState *st, PyObject *source, GError **error)
-{
-  if (PyUnicode_Check (source) || PyObject_HasAttrString (source, "__fspath__"))
-    {
-      PyObject *path;
-      if (wk_fs_path (source, &path) < 0)
-        return NULL;
-      GBytes *bytes;
-      Py_BEGIN_ALLOW_THREADS
-      bytes = wk_file_map (PyBytes_AS_STRING (path), error);
-      Py_END_ALLOW_THREADS
-      Py_DECREF (path);
-      return bytes;
-    }
-  return wk_shared_bytes (st, source);
-}
-
 static PyObject *
 eng_wad_new (PyTypeObject *type, PyObject *args, PyObject *kwds)
 {
@@ -51,7 +30,7 @@ eng_wad_new (PyTypeObject *type, PyObject *args, PyObject *kwds)
   if (st == NULL)
     return NULL;
   GError *error = NULL;
-  GBytes *bytes = source_bytes (st, source, &error);
+  GBytes *bytes = wk_source_bytes (source, &error);
   if (bytes == NULL)
     return PyErr_Occurred () ? NULL : wk_raise (st, error);
   WkEngWad *wad = parse_nogil (bytes, &error);

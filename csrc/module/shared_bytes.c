@@ -26,7 +26,8 @@ immutable (WkModState *st, PyObject *obj)
     obj = PyMemoryView_GET_BASE (obj);
   return obj != NULL
          && (PyBytes_CheckExact (obj)
-             || Py_IS_TYPE (obj, (PyTypeObject *) st->EngWadType));
+             || (st != NULL
+                 && Py_IS_TYPE (obj, (PyTypeObject *) st->EngWadType)));
 }
 
 GBytes *

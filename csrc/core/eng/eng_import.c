@@ -1,5 +1,7 @@
 #include "eng_import.h"
 
+#include "../common/wk_vec.h"
+
 #include <math.h>
 #include <stdlib.h>
 
@@ -22,14 +24,6 @@ wk_eng_import_free (WkEngImport *imp)
 }
 
 /* ---- helpers ---- */
-
-static void
-cross (const double a[3], const double b[3], double out[3])
-{
-  out[0] = a[1] * b[2] - a[2] * b[1];
-  out[1] = a[2] * b[0] - a[0] * b[2];
-  out[2] = a[0] * b[1] - a[1] * b[0];
-}
 
 /* Encode a collision polygon with the shared encoder (eng_collision.c).
  * A quad the encoder refuses (not planar or not convex) becomes two
@@ -463,7 +457,7 @@ tri_degenerate (const WkEngMeshIn *in, gsize t)
       a[k] = (double) in->positions[3 * (gsize) v[1] + k] - in->positions[3 * (gsize) v[0] + k];
       b[k] = (double) in->positions[3 * (gsize) v[2] + k] - in->positions[3 * (gsize) v[0] + k];
     }
-  cross (a, b, n);
+  wk_vec_cross (a, b, n);
   return sqrt (n[0] * n[0] + n[1] * n[1] + n[2] * n[2]) < 1e-10;
 }
 
