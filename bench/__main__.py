@@ -13,7 +13,7 @@ import platform
 import sys
 import time
 
-from . import harness, rows_eng, rows_pending
+from . import harness, rows_eng, rows_pending, rows_rc2
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -28,6 +28,7 @@ def main(argv=None) -> int:
     workdir = os.path.dirname(os.path.abspath(a.json))
     t0 = time.time()
     rows = rows_eng.rows(rounds, a.quick, workdir)
+    rows += rows_rc2.rows(rounds, a.quick, workdir)
     rows += rows_pending.rows(rounds, a.quick, workdir)
     print(harness.table(rows))
     meta = {"rounds": rounds, "quick": a.quick, "python": sys.version.split()[0],

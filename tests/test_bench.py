@@ -1,6 +1,6 @@
 """The benchmark harness (bench/, `make bench`) on a tiny input: it runs,
 every row of issue 11 is in the table and the JSON, and the pure-Python
-reference parser it times against agrees with wadkit array for array.
+reference parsers it times against agree with wadkit array for array.
 Nothing here asserts a speed (the machines are shared and noisy)."""
 import json
 import os
@@ -20,7 +20,7 @@ from bench import harness, inputs, pyref_eng  # noqa: E402
 
 ISSUE_ROWS = ["ENG level → world-mesh arrays", "WAD-LZ decompress vs zlib",
               "WAD-LZ decompress vs numpy.copy", "WAD-LZ compress vs greedy",
-              "RC2 tfrag decode, 800 patches", "Blender import vs obj_import",
+              "RC2 tfrag decode, ", "Blender import vs obj_import",
               "Blender export vs obj_export", "peak memory converting a level ×1"]
 
 
@@ -46,7 +46,7 @@ def test_bench_quick_writes_table_and_json(tmp_path, capsys):
     data = json.loads(out.read_text())
     names = [r["name"] for r in data["rows"]]
     for name in ISSUE_ROWS:
-        assert name in names, name
+        assert any(n.startswith(name) for n in names), name
         assert name in printed
     for r in data["rows"]:
         if r["skipped"]:
@@ -54,11 +54,12 @@ def test_bench_quick_writes_table_and_json(tmp_path, capsys):
             continue
         assert r["ours_value"] > 0 and r["ref_value"] > 0
         assert r["ratio"] == pytest.approx(
-            r["ref_value"] / r["ours_value"] if r["kind"] == "min"
-            else r["ours_value"] / r["ref_value"])
-        if r["kind"] != "report":
-            assert r["passed"] == (r["ratio"] >= r["target"] if r["kind"] == "min"
-                                   else r["ratio"] <= r["target"])
+            r["ours_value"] / r["ref_value"] if r["kind"] == "max"
+            else r["ref_value"] / r["ours_value"])
+        if r["kind"] == "max":
+            assert r["passed"] == (r["ratio"] <= r["target"])
+        elif r["kind"] == "min":   # a row may need more than its ratio to pass
+            assert not r["passed"] or r["ratio"] >= r["target"]
     assert data["meta"]["quick"] is True
 
 
@@ -75,3 +76,15 @@ def test_row_judge():
     assert harness.Row("x", "", "", ratio=2, target=3, kind="max").judge().passed is True
     assert harness.Row("x", "", "", ratio=4, target=3, kind="max").judge().passed is False
     assert harness.Row("x", "", "", ratio=4, kind="report").judge().passed is None
+
+
+def test_tfrag_walk_agrees_with_tfrag_parse():
+    from bench import inputs_rc2, pyref_tfrag
+    from wadkit import _core
+    block, facts = inputs_rc2.tfrag_block(12)
+    ours = _core.tfrag_parse(block, 0, texture_count=facts["textures"])
+    ref = pyref_tfrag.terrain(block)
+    assert len(ref["triangles"]) == facts["triangles"] > 0
+    for k in ref:
+        assert ours[k].dtype == ref[k].dtype, k
+        np.testing.assert_array_equal(ours[k], ref[k], err_msg=k)
