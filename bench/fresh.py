@@ -1,9 +1,13 @@
-"""Timings with fresh output memory, run by bench in a child process whose
-malloc hands every block ≥ 128 KiB straight from the kernel
-(MALLOC_MMAP_THRESHOLD_=131072 fixes glibc's threshold, which otherwise
-rises after the first large free and lets small levels reuse warm memory
-while large ones cannot). So every call pays for zeroed pages for its
-output, as a one-shot conversion does, at every size alike.
+"""Timings in a child process with a fixed malloc policy, so that levels
+of every size are treated alike (glibc's default threshold rises after the
+first large free, which lets a small level reuse warm memory while a large
+one cannot):
+
+FRESH: every block ≥ 128 KiB comes straight from the kernel and goes back
+  (MALLOC_MMAP_THRESHOLD_=131072): each call pays for zeroed pages for its
+  output, as a one-shot conversion does.
+WARM: nothing is mmapped or given back (thresholds 32 MiB / 1 GB): each
+  call reuses memory, so only the work itself is timed.
 
     python bench/fresh.py ROUNDS FILE...   → one JSON line:
     {"world_mesh": [s per file...], "reference": s for the first file}
@@ -20,7 +24,8 @@ from bench import pyref_eng  # noqa: E402
 from bench.harness import median_times  # noqa: E402
 from bench.rows_eng import ours  # noqa: E402
 
-ENV = {"MALLOC_MMAP_THRESHOLD_": "131072"}
+ENV = FRESH = {"MALLOC_MMAP_THRESHOLD_": "131072"}
+WARM = {"MALLOC_MMAP_THRESHOLD_": str(32 << 20), "MALLOC_TRIM_THRESHOLD_": str(1 << 30)}
 
 
 def main(rounds: int, paths: list[str]) -> None:

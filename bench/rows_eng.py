@@ -67,34 +67,42 @@ def memory_row(path: str, facts: dict) -> Row:
                extra=m).judge()
 
 
-def fresh_rows(paths: dict, levels: dict, rounds: int) -> list[Row]:
-    """The world-mesh row again and the scaling rows, timed in a child
-    whose large blocks always come fresh from the kernel (bench/fresh.py)."""
-    from .fresh import ENV
-    scales = sorted(paths)
-    r = _child("fresh.py", [str(rounds)] + [paths[s] for s in scales], ENV)
-    f1 = levels[scales[0]][1]
-    rows = [Row("ENG level → world-mesh arrays, fresh memory",
-                "as above, every large block fresh from the kernel",
-                "the pure-Python parser, same process", r["world_mesh_first"],
-                r["reference"], ratio=r["reference"] / r["world_mesh_first"],
-                target=100, kind="min",
-                note=("child with MALLOC_MMAP_THRESHOLD_=131072: every output "
-                      "array is zeroed pages, as in a one-shot conversion"),
-                extra={"env": ENV}).judge()]
-    times = dict(zip(scales, r["world_mesh"]))
-    base_t, base_n = times[scales[0]], f1["world_triangles"]
+def _scaling(times: dict, levels: dict, label: str) -> list[Row]:
+    scales = sorted(times)
+    base_t, base_n = times[scales[0]], levels[scales[0]][1]["world_triangles"]
+    rows = []
     for s in scales[1:]:
         n = levels[s][1]["world_triangles"]
         grow = n / base_n
-        rows.append(Row(f"scaling ×{s} (time vs ×1)", f"world mesh of the ×{s} level",
-                        "world mesh of the ×1 level (fresh memory, same child)",
+        rows.append(Row(f"scaling ×{s} (time vs ×1), {label} memory",
+                        f"world mesh of the ×{s} level", "world mesh of the ×1 level",
                         times[s], base_t, ratio=times[s] / base_t,
                         target=round(1.1 * grow, 2), kind="max",
                         note=(f"{n} triangles = {grow:.2f}× the ×1 level; target "
                               f"1.1 × that (≤ linear, 10 % slack); per triangle "
                               f"{times[s] / n * 1e9:.0f} ns vs {base_t / base_n * 1e9:.0f} ns"),
                         extra={"growth": grow}).judge())
+    return rows
+
+
+def fresh_rows(paths: dict, levels: dict, rounds: int) -> list[Row]:
+    """The world-mesh row again and the scaling rows, timed in children
+    with a fixed malloc policy (bench/fresh.py): fresh and warm memory."""
+    from .fresh import FRESH, WARM
+    scales = sorted(paths)
+    files = [paths[s] for s in scales]
+    fresh = _child("fresh.py", [str(rounds)] + files, FRESH)
+    warm = _child("fresh.py", [str(rounds)] + files, WARM)
+    rows = [Row("ENG level → world-mesh arrays, fresh memory",
+                "as above, every large block fresh from the kernel",
+                "the pure-Python parser, same process", fresh["world_mesh_first"],
+                fresh["reference"], ratio=fresh["reference"] / fresh["world_mesh_first"],
+                target=100, kind="min",
+                note=("child with MALLOC_MMAP_THRESHOLD_=131072: every output "
+                      "array is zeroed pages, as in a one-shot conversion"),
+                extra={"env": FRESH}).judge()]
+    rows += _scaling(dict(zip(scales, warm["world_mesh"])), levels, "warm")
+    rows += _scaling(dict(zip(scales, fresh["world_mesh"])), levels, "fresh")
     return rows
 
 
