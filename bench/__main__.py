@@ -1,6 +1,6 @@
 """`make bench` / `python -m bench`: the side-by-side benchmark table.
 
-    python -m bench [--rounds N] [--json PATH] [--quick]
+    python -m bench [--rounds N] [--json PATH] [--quick] [--no-blender]
 
 Prints one table and writes it as JSON (default build/bench/results.json).
 --quick runs every row on tiny inputs (proves the harness works; its
@@ -13,7 +13,7 @@ import platform
 import sys
 import time
 
-from . import harness, rows_eng, rows_pending, rows_rc2
+from . import harness, rows_blender, rows_eng, rows_rc2
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -23,13 +23,18 @@ def main(argv=None) -> int:
     p.add_argument("--rounds", type=int, default=7)
     p.add_argument("--json", default=os.path.join(ROOT, "build", "bench", "results.json"))
     p.add_argument("--quick", action="store_true", help="tiny inputs, harness check")
+    p.add_argument("--no-blender", action="store_true", help="list the Blender rows as skipped")
     a = p.parse_args(argv)
     rounds = 3 if a.quick and a.rounds == 7 else a.rounds
     workdir = os.path.dirname(os.path.abspath(a.json))
     t0 = time.time()
     rows = rows_eng.rows(rounds, a.quick, workdir)
     rows += rows_rc2.rows(rounds, a.quick, workdir)
-    rows += rows_pending.rows(rounds, a.quick, workdir)
+    if a.no_blender:
+        rows += rows_blender.skipped("not run (--no-blender)")
+    else:
+        rows += rows_blender.rows(rounds, a.quick, workdir,
+                                  os.path.join(workdir, "eng_x1.wad"))
     print(harness.table(rows))
     meta = {"rounds": rounds, "quick": a.quick, "python": sys.version.split()[0],
             "machine": platform.machine(), "cpus": os.cpu_count(),
