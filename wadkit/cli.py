@@ -7,6 +7,7 @@ import sys
 import warnings
 
 from . import FormatError, LimitError, WadWarning
+from . import commands
 from .detect import open as open_level
 
 
@@ -43,6 +44,7 @@ def build_parser() -> argparse.ArgumentParser:
     info.add_argument("file")
     info.add_argument("--json", action="store_true", help="print JSON")
     info.set_defaults(func=cmd_info)
+    commands.register(sub)
     return p
 
 
@@ -50,7 +52,7 @@ def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     try:
         return args.func(args)
-    except (FormatError, LimitError, OSError) as exc:
+    except (FormatError, LimitError, OSError, NotImplementedError) as exc:
         if args.debug:
             raise
         print(f"wadkit: {getattr(args, 'file', '')}: {exc}", file=sys.stderr)

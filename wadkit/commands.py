@@ -1,0 +1,281 @@
+"""The wadkit subcommands beyond `info`: convert, textures, floor, needles,
+lz, import-mesh, demo. Registered on the parser by cli.build_parser().
+JSON outputs are documented in docs/cli.md; keep them stable."""
+from __future__ import annotations
+
+import json
+import os
+import sys
+import time
+import traceback
+import warnings
+
+import numpy as np
+
+from . import FormatError, LimitError, WadWarning
+from .detect import open as open_level
+
+_EXPECTED = (FormatError, LimitError, OSError, ValueError, NotImplementedError)
+
+
+def _open(path):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", WadWarning)
+        return open_level(path)
+
+
+def _jsonable(x):
+    """NumPy scalars/arrays, tuples, records → plain JSON values."""
+    if isinstance(x, np.ndarray):
+        return x.tolist()
+    if isinstance(x, np.generic):
+        return x.item()
+    if isinstance(x, float):
+        return float(x)
+    if isinstance(x, (list, tuple)):
+        return [_jsonable(v) for v in x]
+    if isinstance(x, dict):
+        return {str(k): _jsonable(v) for k, v in x.items()}
+    return x
+
+
+def _field(obj, name, index=None):
+    """A field of a result record (object, dict or tuple position)."""
+    if isinstance(obj, dict):
+        if name in obj:
+            return obj[name]
+    elif hasattr(obj, name):
+        return getattr(obj, name)
+    if index is not None and isinstance(obj, (tuple, list)):
+        return obj[index]
+    return None
+
+
+def _print_json(data) -> None:
+    json.dump(_jsonable(data), sys.stdout, indent=2, sort_keys=False)
+    print()
+
+
+def _unsupported(lvl, what):
+    kind = type(lvl).__module__.rsplit(".", 1)[-1].upper()
+    raise NotImplementedError(f"{what} is not available for {kind} levels "
+                              "in this wadkit")
+
+
+# ------------------------------------------------------------------ convert
+
+class Progress:
+    """A progress bar on stderr: redrawn in place on a terminal, one line
+    per file otherwise (logs, CI). Messages go above the bar."""
+
+    def __init__(self, total: int, stream=None, width: int = 30):
+        self.total, self.done, self.width = total, 0, width
+        self.stream = stream or sys.stderr
+        self.tty = self.stream.isatty()
+        self.t0 = time.monotonic()
+
+    def _bar(self, label: str) -> str:
+        filled = self.width * self.done // max(self.total, 1)
+        return (f"[{'#' * filled}{'.' * (self.width - filled)}] "
+                f"{self.done}/{self.total} {label}")
+
+    def message(self, text: str) -> None:
+        if self.tty:
+            self.stream.write("\r\033[K")
+        self.stream.write(text + "\n")
+        self.stream.flush()
+
+    def step(self, label: str) -> None:
+        self.done += 1
+        if self.tty:
+            self.stream.write("\r\033[K" + self._bar(os.path.basename(label)))
+            if self.done == self.total:
+                self.stream.write(f"  {time.monotonic() - self.t0:.1f}s\n")
+        else:
+            self.stream.write(self._bar(label) + "\n")
+        self.stream.flush()
+
+
+def _out_path(src: str, out: str, fmt: str, many: bool, taken: set) -> str:
+    if not many and os.path.splitext(out)[1].lstrip(".").lower() == fmt:
+        return out
+    stem = os.path.splitext(os.path.basename(src))[0]
+    path, n = os.path.join(out, f"{stem}.{fmt}"), 2
+    while path in taken:
+        path, n = os.path.join(out, f"{stem}_{n}.{fmt}"), n + 1
+    taken.add(path)
+    return path
+
+
+def _error_line(path: str, exc: BaseException) -> str:
+    if isinstance(exc, _EXPECTED):
+        return f"wadkit: {path}: {exc}"
+    return (f"wadkit: {path}: internal error ({type(exc).__name__}: {exc}); "
+            "run with --debug for the traceback")
+
+
+def cmd_convert(args) -> int:
+    from . import export
+    out_ext = os.path.splitext(args.output)[1].lstrip(".").lower()
+    fmt = args.format or (out_ext if out_ext in export.FORMATS else "glb")
+    many = len(args.files) > 1
+    if many or os.path.splitext(args.output)[1].lstrip(".").lower() != fmt:
+        os.makedirs(args.output, exist_ok=True)
+    progress = Progress(len(args.files)) if many else None
+    failed, taken = 0, set()
+    for src in args.files:
+        try:
+            dst = _out_path(src, args.output, fmt, many, taken)
+            export.export_level(_open(src), dst, fmt, collision=args.collision,
+                                objects=args.objects, lod=args.lod)
+        except Exception as exc:            # one bad file must not stop a batch
+            if args.debug:
+                traceback.print_exc()
+            failed += 1
+            line = _error_line(src, exc)
+            progress.message(line) if progress else print(line, file=sys.stderr)
+        if progress:
+            progress.step(src)
+    if many:
+        print(f"wadkit: converted {len(args.files) - failed} of "
+              f"{len(args.files)} files to {args.output}", file=sys.stderr)
+    return 1 if failed else 0
+
+
+# ------------------------------------------------------------------ textures
+
+def cmd_textures(args) -> int:
+    from . import export
+    paths = export.write_textures(_open(args.file), args.outdir)
+    print(f"{args.file}: {len(paths)} textures written to {args.outdir}")
+    return 0
+
+
+# ------------------------------------------------------------------ floor
+
+def floor_record(hit) -> dict | None:
+    """The stable JSON form of a floor-test result (docs/cli.md)."""
+    if hit is None:
+        return None
+    return {"height": float(_field(hit, "height", 0)),
+            "tile": int(_field(hit, "tile", 1)),
+            "polygon": int(_field(hit, "polygon", 2)),
+            "material": int(_field(hit, "material", 3))}
+
+
+def candidate_record(c) -> dict:
+    keys = ("tile", "polygon", "height", "dist", "edges", "tolerance", "passed")
+    return {k: _jsonable(_field(c, k)) for k in keys}
+
+
+def cmd_floor(args) -> int:
+    lvl = _open(args.file)
+    if not hasattr(lvl, "floor"):
+        _unsupported(lvl, "the floor test")
+    hit = lvl.floor(args.x, args.y, args.z)
+    data = {"position": [args.x, args.y, args.z], "floor": floor_record(hit)}
+    if args.verbose:
+        cands = _field(hit, "candidates") if hit is not None else None
+        if cands is None and hasattr(lvl, "floor_candidates"):
+            cands = lvl.floor_candidates(args.x, args.y, args.z)
+        data["candidates"] = [candidate_record(c) for c in (cands or [])]
+    if args.json:
+        _print_json(data)
+        return 0
+    f = data["floor"]
+    if f is None:
+        print(f"{args.x} {args.y} {args.z}: no floor")
+    else:
+        print(f"{args.x} {args.y} {args.z}: floor at y {f['height']:.4f}, "
+              f"tile {f['tile']} polygon {f['polygon']} material 0x{f['material']:02x}")
+    for c in data.get("candidates", []):
+        edges = " ".join(str(e) for e in (c["edges"] or []))
+        print(f"  tile {c['tile']} poly {c['polygon']}: height {c['height']} "
+              f"dist {c['dist']} edges [{edges}] tol {c['tolerance']} "
+              f"{'pass' if c['passed'] else 'fail'}")
+    return 0
+
+
+# ------------------------------------------------------------------ needles
+
+def needle_record(n) -> dict:
+    return {"tile": int(_field(n, "tile", 0)),
+            "polygon": int(_field(n, "polygon", 1)),
+            "point": [float(v) for v in _field(n, "point", 2)],
+            "height": float(_field(n, "height", 3))}
+
+
+def cmd_needles(args) -> int:
+    lvl = _open(args.file)
+    if not hasattr(lvl, "needles"):
+        _unsupported(lvl, "the needle scan")
+    found = [needle_record(n) for n in lvl.needles()]
+    if args.json:
+        _print_json({"file": args.file, "count": len(found), "needles": found})
+        return 0
+    print(f"{args.file}: {len(found)} exposed needle polygons")
+    for n in found:
+        x, y, z = n["point"]
+        print(f"  tile {n['tile']:5d} poly {n['polygon']:3d}  at "
+              f"{x:.3f} {y:.3f} {z:.3f}  floor y {n['height']:.3f}")
+    return 0
+
+
+# ------------------------------------------------------------------ lz
+
+def cmd_lz(args) -> int:
+    args.file = args.input
+    try:
+        from . import lz
+    except ImportError:
+        raise NotImplementedError("WAD-LZ is not built into this wadkit yet") from None
+    with open(args.input, "rb") as f:
+        data = f.read()
+    out = lz.compress(data) if args.mode == "c" else lz.decompress(data)
+    with open(args.output, "wb") as f:
+        f.write(out)
+    print(f"{args.input}: {len(data)} → {len(out)} bytes in {args.output}")
+    return 0
+
+
+# ------------------------------------------------------------------ register
+
+def register(sub) -> None:
+    from .export import FORMATS
+    p = sub.add_parser("convert", help="levels → glTF (.glb/.gltf) or OBJ")
+    p.add_argument("files", nargs="+", metavar="FILE")
+    p.add_argument("-o", "--output", required=True,
+                   help="output file (one input) or folder")
+    p.add_argument("--format", choices=FORMATS,
+                   help="default: from the output's extension, else glb")
+    p.add_argument("--collision", action="store_true",
+                   help="add the collision polygons as a 'collision' node tree (ENG)")
+    p.add_argument("--objects", action="store_true",
+                   help="add the object (STPC) models side by side (ENG)")
+    p.add_argument("--lod", type=int, default=0, help="terrain LOD (RC2)")
+    p.set_defaults(func=cmd_convert, file="")
+
+    p = sub.add_parser("textures", help="every texture page as PNG")
+    p.add_argument("file")
+    p.add_argument("outdir")
+    p.set_defaults(func=cmd_textures)
+
+    p = sub.add_parser("floor", help="ENG engine floor test at a point (file space)")
+    p.add_argument("file")
+    for axis in "xyz":
+        p.add_argument(axis, type=float, metavar=axis.upper())
+    p.add_argument("--json", action="store_true")
+    p.add_argument("--verbose", action="store_true",
+                   help="every candidate polygon with its edge values")
+    p.set_defaults(func=cmd_floor)
+
+    p = sub.add_parser("needles", help="ENG exposed-needle scan")
+    p.add_argument("file")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=cmd_needles)
+
+    p = sub.add_parser("lz", help="RC2 WAD-LZ compress (c) or decompress (d)")
+    p.add_argument("mode", choices=("c", "d"))
+    p.add_argument("input")
+    p.add_argument("output")
+    p.set_defaults(func=cmd_lz, file="")
