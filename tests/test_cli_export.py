@@ -1,0 +1,179 @@
+"""CLI convert / textures / floor / needles: output files, batch progress and
+failures, and the --json forms documented in docs/cli.md. Files named
+*.fake open as the hand-made levels of fake_levels.py (the reader API they
+stand for is tested by the readers' own tests)."""
+import json
+import os
+
+import numpy as np
+import pytest
+
+from wadkit import cli, commands
+from wadkit.detect import open as real_open
+from builders import eng_wad as B
+
+import fake_levels as F
+import gltf_check as G
+
+
+@pytest.fixture
+def fake_open(monkeypatch):
+    def opener(path):
+        if str(path).endswith(".fake"):
+            return F.FakeEngLevel(str(path))
+        if str(path).endswith(".fakerc2"):
+            return F.FakeRc2Level()
+        return real_open(path)
+    monkeypatch.setattr(commands, "open_level", opener)
+
+
+def test_convert_one_file_to_glb(tmp_path, fake_open, capsys):
+    out = tmp_path / "lvl.glb"
+    assert cli.main(["convert", "a.fake", "-o", str(out)]) == 0
+    gltf, binary = G.read_glb(out.read_bytes())
+    G.check(gltf, binary)
+    assert len(G.triangles(gltf, binary, "world")) == 4
+    assert capsys.readouterr().err == ""
+
+
+@pytest.mark.parametrize("fmt,files", [("glb", ["a.glb"]),
+                                       ("gltf", ["a.gltf", "a.bin"]),
+                                       ("obj", ["a.obj", "a.mtl",
+                                                "a_page_00.png"])])
+def test_convert_formats_into_folder(tmp_path, fake_open, fmt, files):
+    assert cli.main(["convert", "a.fake", "-o", str(tmp_path / "out"),
+                     "--format", fmt]) == 0
+    for f in files:
+        assert (tmp_path / "out" / f).is_file(), f
+
+
+def test_convert_collision_flag(tmp_path, fake_open):
+    out = tmp_path / "c.glb"
+    assert cli.main(["convert", "a.fake", "-o", str(out), "--collision"]) == 0
+    gltf, binary = G.read_glb(out.read_bytes())
+    assert len(G.triangles(gltf, binary, "collision")) == 6
+
+
+def test_convert_rc2_lod(tmp_path, fake_open):
+    out = tmp_path / "r.gltf"
+    assert cli.main(["convert", "x.fakerc2", "-o", str(out), "--lod", "1"]) == 0
+    gltf = json.loads(out.read_text())
+    assert [n["name"] for n in gltf["nodes"]][-1] == "terrain"
+
+
+def test_batch_survives_bad_files(tmp_path, fake_open, capsys):
+    bad = tmp_path / "bad.wad"
+    bad.write_bytes(B.sample_wad()[:40])            # truncated: FormatError
+    missing = tmp_path / "missing.wad"
+    out = tmp_path / "out"
+    rc = cli.main(["convert", "one.fake", str(bad), str(missing),
+                   "two.fake", "-o", str(out)])
+    assert rc == 1
+    assert sorted(os.listdir(out)) == ["one.glb", "two.glb"]
+    err = capsys.readouterr().err.splitlines()
+    failures = [e for e in err if e.startswith("wadkit: ") and "converted" not in e]
+    assert len(failures) == 2
+    assert str(bad) in failures[0] and "Traceback" not in "\n".join(err)
+    assert str(missing) in failures[1]
+    bars = [e for e in err if e.startswith("[")]
+    assert [b.split()[1] for b in bars] == ["1/4", "2/4", "3/4", "4/4"]
+    assert bars[-1].startswith("[" + "#" * 30 + "]")
+    assert err[-1] == f"wadkit: converted 2 of 4 files to {out}"
+
+
+def test_batch_same_names_do_not_overwrite(tmp_path, fake_open):
+    out = tmp_path / "o"
+    assert cli.main(["convert", "d1/a.fake", "d2/a.fake", "-o", str(out)]) == 0
+    assert sorted(os.listdir(out)) == ["a.glb", "a_2.glb"]
+
+
+def test_progress_on_a_terminal():
+    class Tty:
+        def __init__(self):
+            self.text = ""
+
+        def isatty(self):
+            return True
+
+        def write(self, s):
+            self.text += s
+
+        def flush(self):
+            pass
+
+    t = Tty()
+    p = commands.Progress(2, stream=t, width=4)
+    p.step("a/x.wad")
+    p.message("wadkit: y.wad: broken")
+    p.step("y.wad")
+    assert t.text.startswith("\r\033[K[##..] 1/2 x.wad\r\033[Kwadkit: y.wad: broken\n")
+    assert "[####] 2/2 y.wad" in t.text and t.text.endswith("s\n")
+
+
+def test_unexpected_error_is_one_line_and_debug_shows_traceback(
+        tmp_path, monkeypatch, capsys):
+    def boom(path):
+        raise KeyError("surprise")
+    monkeypatch.setattr(commands, "open_level", boom)
+    assert cli.main(["convert", "a.wad", "-o", str(tmp_path / "x.glb")]) == 1
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "internal error (KeyError" in err
+    assert cli.main(["--debug", "convert", "a.wad", "-o",
+                     str(tmp_path / "x.glb")]) == 1
+    assert "Traceback" in capsys.readouterr().err
+
+
+def test_textures_command(tmp_path, fake_open, capsys):
+    assert cli.main(["textures", "a.fake", str(tmp_path / "t")]) == 0
+    assert sorted(os.listdir(tmp_path / "t")) == ["page_00.png", "page_01.png"]
+    assert "2 textures" in capsys.readouterr().out
+
+
+def test_floor_json(fake_open, capsys):
+    assert cli.main(["floor", "a.fake", "57.204", "2.27", "43.733", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data == {"position": [57.204, 2.27, 43.733],
+                    "floor": {"height": 2.4744, "tile": 443, "polygon": 15,
+                              "material": 0}}
+
+
+def test_floor_json_verbose_and_miss(fake_open, capsys):
+    assert cli.main(["floor", "a.fake", "1", "2", "3", "--json", "--verbose"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["candidates"] == [{"tile": 2, "polygon": 0, "height": 2.27,
+                                   "dist": 0.454, "edges": [525, 304, 850, 1101],
+                                   "tolerance": -95, "passed": True}]
+    assert cli.main(["floor", "a.fake", "-1", "2", "3", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["floor"] is None
+
+
+def test_floor_text(fake_open, capsys):
+    assert cli.main(["floor", "a.fake", "1", "2", "3", "--verbose"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[0] == "1.0 2.0 3.0: floor at y 2.4744, tile 443 polygon 15 material 0x00"
+    assert "edges [525 304 850 1101] tol -95 pass" in out[1]
+
+
+def test_needles_json(fake_open, capsys):
+    assert cli.main(["needles", "a.fake", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data == {"file": "a.fake", "count": 1,
+                    "needles": [{"tile": 443, "polygon": 15,
+                                 "point": [57.199, 2.469, 43.735],
+                                 "height": 2.469}]}
+
+
+def test_floor_on_a_level_without_it_is_one_line(write, capsys):
+    path = write("lvl.wad", B.sample_wad())
+    from wadkit import eng
+    if hasattr(eng.Level, "floor"):
+        pytest.skip("the ENG floor test has landed")
+    assert cli.main(["floor", path, "0", "0", "0"]) == 1
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "not available" in err
+
+
+def test_jsonable_converts_numpy():
+    assert commands._jsonable({"a": np.float32(1.5), "b": np.arange(2),
+                               "c": (np.int64(3),)}) == {"a": 1.5, "b": [0, 1],
+                                                         "c": [3]}
