@@ -70,7 +70,7 @@ class _Builder:
 
 def _materials(b: _Builder, scene: Scene) -> None:
     used_images = sorted({m.image for m in scene.materials if m.image is not None})
-    texture_of = {}
+    texture_of: dict[int, int] = {}
     if used_images:
         b.gltf["samplers"] = [{"magFilter": NEAREST, "minFilter": NEAREST,
                                "wrapS": CLAMP, "wrapT": CLAMP}]

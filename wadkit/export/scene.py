@@ -49,12 +49,12 @@ class Scene:
 # [assumed: any distinct colours do; 0x1e (water/death plane) is blue].
 def collision_material(material: int) -> Material:
     if material == 0x1E:
-        rgb = (0.2, 0.4, 1.0)
+        r, g, b = 0.2, 0.4, 1.0
     else:
         h = (material * 0.61803398875) % 1.0
-        rgb = tuple(float(0.35 + 0.55 * abs(((h * 6 + k) % 6) - 3) / 3)
-                    for k in (0, 4, 2))
-    return Material(f"coll_{material:02x}", None, (*rgb, 1.0), OPAQUE, True)
+        r, g, b = (0.35 + 0.55 * abs(((h * 6 + k) % 6) - 3) / 3
+                   for k in (0, 4, 2))
+    return Material(f"coll_{material:02x}", None, (r, g, b, 1.0), OPAQUE, True)
 
 
 def zup_to_yup(positions: np.ndarray) -> np.ndarray:
