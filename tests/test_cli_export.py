@@ -177,3 +177,74 @@ def test_jsonable_converts_numpy():
     assert commands._jsonable({"a": np.float32(1.5), "b": np.arange(2),
                                "c": (np.int64(3),)}) == {"a": 1.5, "b": [0, 1],
                                                          "c": [3]}
+
+
+# ---------------------------------------------------------------- import-mesh
+
+class _Base(F.FakeEngLevel):
+    saved = None
+
+    def with_geometry(self, positions, triangles, uv, texture, color=None,
+                      collision=None, keep_tiles=False, zones="flat",
+                      default_texture=0):
+        _Base.call = dict(positions=positions, triangles=triangles, uv=uv,
+                          texture=texture, color=color, collision=collision,
+                          keep_tiles=keep_tiles, zones=zones,
+                          default_texture=default_texture)
+        return self
+
+    def save(self, path):
+        _Base.saved = path
+
+
+def test_import_mesh_maps_materials_to_texture_entries(tmp_path, monkeypatch):
+    from wadkit import eng, export
+    monkeypatch.setattr(eng, "open", lambda p: _Base(p))
+    sc = export.eng_scene(F.FakeEngLevel(), collision=True)
+    export.write(sc, tmp_path / "m.glb")
+    coll = export.Scene(layers=[sc.layer("collision")], materials=sc.materials,
+                        images=sc.images)
+    export.write(coll, tmp_path / "c.obj")
+    rc = cli.main(["import-mesh", "base.wad", str(tmp_path / "m.glb"),
+                   str(tmp_path / "new.wad"), "--coll-mesh",
+                   str(tmp_path / "c.obj"), "--zones", "keep",
+                   "--default-tex", "1", "--keep-tiles"])
+    assert rc == 0
+    c = _Base.call
+    assert _Base.saved == str(tmp_path / "new.wad")
+    # world: 4 triangles; textures by material name: page00_b0 → entry 0,
+    # page01_b2 → entry 1, flat ff0033 → entry 2 (as in the fake table)
+    tex_of = {tuple(np.round(p, 3).ravel()): t for p, t in
+              zip(c["positions"][c["triangles"]], c["texture"])}
+    mesh = F.world_mesh()
+    for tri, t in zip(mesh["positions"][mesh["triangles"]], mesh["texture"]):
+        assert tex_of[tuple(np.round(tri, 3).ravel())] == t
+    assert c["zones"] == "keep" and c["keep_tiles"] and c["default_texture"] == 1
+    cpos, ctri, cmat = c["collision"]
+    assert len(ctri) == 6 and sorted(cmat.tolist()) == [0, 0, 0, 0, 0x1E, 0x1E]
+
+
+def test_textures_for_unknown_material_names():
+    t = commands.textures_for_materials(["page00_b0", "Material.001",
+                                         "page09_b0", "flat_ff0033_b0"],
+                                        F.TEXTURES, 7)
+    assert t.tolist() == [0, 7, 7, 2]
+
+
+def test_import_mesh_bad_mesh_is_one_line(tmp_path, monkeypatch, capsys):
+    from wadkit import eng
+    monkeypatch.setattr(eng, "open", lambda p: _Base(p))
+    bad = tmp_path / "bad.obj"
+    bad.write_text("f 1 2 3\n")
+    assert cli.main(["import-mesh", "b.wad", str(bad), str(tmp_path / "n.wad")]) == 1
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "bad.obj" in err and "does not exist" in err
+
+
+def test_import_mesh_without_write_path(write, tmp_path, capsys):
+    from wadkit import eng
+    if hasattr(eng.Level, "with_geometry"):
+        pytest.skip("the ENG write path has landed")
+    base = write("b.wad", B.sample_wad())
+    assert cli.main(["import-mesh", base, "m.obj", str(tmp_path / "n.wad")]) == 1
+    assert "not built" in capsys.readouterr().err

@@ -312,3 +312,20 @@ def test_png_rejects_non_rgba():
 def test_write_unknown_format(tmp_path):
     with pytest.raises(ValueError, match="unknown export format"):
         E.write(_scene(), tmp_path / "x.fbx")
+
+
+# ---------------------------------------------------------------- reading back
+
+@pytest.mark.parametrize("ext", ["glb", "gltf", "obj"])
+def test_export_reads_back_with_meshio(tmp_path, ext):
+    from wadkit.meshio import read_mesh
+    E.write(_scene(), tmp_path / f"l.{ext}")
+    m = read_mesh(tmp_path / f"l.{ext}")
+    mesh = F.world_mesh()
+    got = m["positions"][m["triangles"]]
+    want = mesh["positions"][mesh["triangles"]]
+    np.testing.assert_allclose(_canon(np.concatenate([got, m["uv"], m["color"]], 2)),
+                               _canon(np.concatenate([want, mesh["uv"], mesh["color"]], 2)),
+                               atol=1e-4)
+    names = [m["material_names"][i] for i in m["material"]]
+    assert sorted(names) == ["flat_ff0033_b0", "page00_b0", "page00_b0", "page01_b2_2s"]

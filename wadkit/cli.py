@@ -52,7 +52,7 @@ def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     try:
         return args.func(args)
-    except (FormatError, LimitError, OSError, NotImplementedError) as exc:
+    except commands.EXPECTED as exc:
         if args.debug:
             raise
         print(f"wadkit: {getattr(args, 'file', '')}: {exc}", file=sys.stderr)

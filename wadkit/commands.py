@@ -15,7 +15,11 @@ import numpy as np
 from . import FormatError, LimitError, WadWarning
 from .detect import open as open_level
 
-_EXPECTED = (FormatError, LimitError, OSError, ValueError, NotImplementedError)
+from .meshio import MeshError
+
+# Errors shown as one line without a traceback (unless --debug).
+EXPECTED = (FormatError, LimitError, OSError, NotImplementedError, MeshError)
+_EXPECTED = EXPECTED + (ValueError,)
 
 
 def _open(path):
@@ -238,6 +242,78 @@ def cmd_lz(args) -> int:
     return 0
 
 
+# ------------------------------------------------------------------ import-mesh
+
+def textures_for_materials(names: list[str], textures, default: int) -> np.ndarray:
+    """Texture-table index per material name. Names as our exporter writes
+    them: "pageNN_bB[_2s]" → the first entry on page NN with blend mode B
+    (not a flat colour); "flat_rrggbb_bB" → the first flat entry of that
+    colour; anything else → default."""
+    import re
+    from .export.levels import _eng_entry
+    entries = [_eng_entry(e) for e in textures]
+    out = []
+    for name in names:
+        m = re.match(r"(?:page(\d+)|flat_([0-9a-f]{6}))_b(\d+)", name)
+        found = default
+        if m:
+            blend = int(m.group(3))
+            for i, (page, b, flat) in enumerate(entries):
+                if b != blend:
+                    continue
+                if m.group(1) is not None and flat is None and page == int(m.group(1)):
+                    found = i
+                    break
+                if m.group(2) is not None and flat is not None and \
+                        bytes(flat).hex() == m.group(2):
+                    found = i
+                    break
+        out.append(found)
+    return np.array(out, dtype=np.int32)
+
+
+def collision_from_mesh(mesh: dict):
+    """(positions, triangles, material) for with_geometry(collision=…);
+    material from names "coll_XX" (hex, as exported), else 0."""
+    mats = []
+    for name in mesh["material_names"]:
+        try:
+            mats.append(int(name[5:7], 16) if name.startswith("coll_") else 0)
+        except ValueError:
+            mats.append(0)
+    return (mesh["positions"], mesh["triangles"],
+            np.array(mats, dtype=np.int32)[mesh["material"]])
+
+
+def cmd_import_mesh(args) -> int:
+    from . import eng
+    from .meshio import read_mesh
+    args.file = args.base
+    base = eng.open(args.base)
+    if not hasattr(base, "with_geometry"):
+        raise NotImplementedError("the ENG write path (with_geometry) is not "
+                                  "built into this wadkit yet")
+    args.file = args.mesh
+    mesh = read_mesh(args.mesh)
+    texture = textures_for_materials(mesh["material_names"], base.textures,
+                                     args.default_tex)[mesh["material"]]
+    t = len(mesh["triangles"])
+    uv = mesh["uv"] if mesh["uv"] is not None else np.zeros((t, 3, 2), np.float32)
+    coll = None
+    if args.coll_mesh:
+        args.file = args.coll_mesh
+        coll = collision_from_mesh(read_mesh(args.coll_mesh))
+    args.file = args.base
+    new = base.with_geometry(mesh["positions"], mesh["triangles"], uv, texture,
+                             color=mesh["color"], collision=coll,
+                             keep_tiles=args.keep_tiles, zones=args.zones,
+                             default_texture=args.default_tex)
+    args.file = args.output
+    new.save(args.output)
+    print(f"{args.output}: {t} triangles from {args.mesh} into {args.base}")
+    return 0
+
+
 # ------------------------------------------------------------------ register
 
 def register(sub) -> None:
@@ -273,6 +349,20 @@ def register(sub) -> None:
     p.add_argument("file")
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=cmd_needles)
+
+    p = sub.add_parser("import-mesh", help="ENG: a mesh (OBJ/glTF) as the "
+                       "level geometry of a base WAD, written to a new WAD")
+    p.add_argument("base", metavar="BASE.wad")
+    p.add_argument("mesh", metavar="MESH", help=".obj, .glb or .gltf (file space)")
+    p.add_argument("output", metavar="NEW.wad")
+    p.add_argument("--coll-mesh", metavar="C", help="collision mesh "
+                   "(default: from the render mesh)")
+    p.add_argument("--keep-tiles", action="store_true",
+                   help="keep the base level's tiles and add the mesh")
+    p.add_argument("--zones", choices=("flat", "keep"), default="flat")
+    p.add_argument("--default-tex", type=int, default=0, metavar="N",
+                   help="texture-table entry for unknown materials")
+    p.set_defaults(func=cmd_import_mesh)
 
     p = sub.add_parser("lz", help="RC2 WAD-LZ compress (c) or decompress (d)")
     p.add_argument("mode", choices=("c", "d"))
