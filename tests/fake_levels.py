@@ -13,12 +13,15 @@ PAGE0[..., 3] = 255
 PAGE0[0, 1] = (0, 0, 0, 0)
 PAGE1 = np.full((2, 8, 4), (10, 200, 30, 128), dtype=np.uint8)
 
-# Texture table: 0 = page 0 blend 0; 1 = page 1 blend 2; 2 = flat colour.
-TEXTURES = [
-    NS(page=0, flags=0x0000, flat=None, blend=0, uv=(0, 0, 1, 1)),
-    NS(page=1, flags=0x2000, flat=None, blend=2, uv=(0, 0, 1, 1)),
-    NS(page=0, flags=0x0001, flat=(255, 0, 51), blend=0, uv=(0, 0, 0, 0)),
-]
+# Texture table as the TEXT API gives it (a dict of arrays, one row per
+# entry): 0 = page 0 blend 0; 1 = page 1 blend 2; 2 = flat colour ff0033.
+TEXTURES = {
+    "flags": np.array([0x0000, 0x2000, 0x0001], np.uint16),
+    "page": np.array([0, 1, 0], np.int8),
+    "flat": np.array([False, False, True]),
+    "color": np.array([[0, 0, 0], [0, 0, 0], [255, 0, 51]], np.uint8),
+    "blend": np.array([0, 2, 0], np.uint8),
+}
 
 
 def world_mesh() -> dict:
@@ -55,16 +58,23 @@ class FakeEngLevel:
         self.pages = [NS(rgba=PAGE0, kind="rgb16", flags=1),
                       NS(rgba=PAGE1, kind="pal8", flags=0)]
         self.textures = TEXTURES
-        # model 0: a collision quad 1x1 at local y=0.5 and a triangle
-        quad = NS(corners=np.array([[-.5, .5, -.5], [.5, .5, -.5],
-                                    [.5, .5, .5], [-.5, .5, .5]], np.float32),
-                  type=1, material=0)
-        tri = NS(corners=np.array([[0, 1, 0], [1, 1, 0], [0, 1, 1]], np.float32),
-                 type=0, material=0x1E)
-        self.models = [NS(collision=[quad, tri]), NS(collision=[])]
-        self.tiles = [NS(model=0, position=(10.5, 0.0, 20.5), rotation=0),
-                      NS(model=0, position=(2.5, 1.0, 3.5), rotation=1024),
-                      NS(model=1, position=(0.5, 0.0, 0.5), rotation=0)]
+        # model 0: a collision quad 1x1 at local y=0.5 and a triangle, as
+        # the collision decoder gives them (NaN 4th corner for triangles)
+        nan = np.nan
+        coll = {"corners": np.array([[[-.5, .5, -.5], [.5, .5, -.5],
+                                      [.5, .5, .5], [-.5, .5, .5]],
+                                     [[0, 1, 0], [1, 1, 0], [0, 1, 1],
+                                      [nan, nan, nan]]], np.float32),
+                "n_corners": np.array([4, 3], np.uint8),
+                "type": np.array([1, 0], np.uint8),
+                "material": np.array([0, 0x1E], np.uint8)}
+        empty = {k: v[:0] for k, v in coll.items()}
+        self.models = [NS(collision=coll), NS(collision=empty)]
+        # the MAP tile part as a table of arrays
+        self.tiles = NS(model=np.array([0, 0, 1], np.uint32),
+                        position=np.array([[10.5, 0, 20.5], [2.5, 1, 3.5],
+                                           [0.5, 0, 0.5]], np.float32),
+                        rotation=np.array([0, 1024, 0], np.int32))
         self.objects = [NS(positions=np.array([[0, 0, 0], [1, 0, 0], [0, 1, 0]],
                                               np.float32),
                            triangles=np.array([[0, 1, 2]], np.uint32))]
@@ -73,16 +83,26 @@ class FakeEngLevel:
         assert space == "file"
         return world_mesh()
 
-    def floor(self, x, y, z):
+    def floor(self, x, y, z, candidates=False):
+        """As the floor API: a dict; height None when there is no floor."""
         if x < 0:
-            return None
-        cands = [NS(tile=2, polygon=0, height=2.27, dist=0.454,
-                    edges=[525, 304, 850, 1101], tolerance=-95, passed=True)]
-        return NS(height=2.4744, tile=443, polygon=15, material=0,
-                  candidates=cands)
+            d = dict(height=None, height_fixed=None, tile=None, polygon=None,
+                     material=None, source=None)
+        else:
+            d = dict(height=2.4744, height_fixed=10135, tile=443, polygon=15,
+                     material=0, source="floor", dist=1023)
+        if candidates:
+            d["candidates"] = [
+                dict(tile=443, polygon=2, material=0, type=1, skip=None,
+                     branch="floor", passed=True, chosen=False, local=(1, 2, 3),
+                     dist=1859, plane_y=9298, height=2.27, dist_units=0.454,
+                     tol=-95, edges=[525, 304, 850, 1101]),
+                dict(tile=443, polygon=3, material=0x11, type=0, skip="material",
+                     branch=None, passed=False, chosen=False)]
+        return d
 
     def needles(self):
-        return [(443, 15, np.array([57.199, 2.469, 43.735]), 2.469)]
+        return [(443, 15, (57.199, 2.469, 43.735), 2.469, 2, 0.3, 0.199)]
 
 
 class FakeRc2Level:

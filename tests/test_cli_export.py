@@ -140,9 +140,13 @@ def test_floor_json(fake_open, capsys):
 def test_floor_json_verbose_and_miss(fake_open, capsys):
     assert cli.main(["floor", "a.fake", "1", "2", "3", "--json", "--verbose"]) == 0
     data = json.loads(capsys.readouterr().out)
-    assert data["candidates"] == [{"tile": 2, "polygon": 0, "height": 2.27,
-                                   "dist": 0.454, "edges": [525, 304, 850, 1101],
-                                   "tolerance": -95, "passed": True}]
+    assert data["candidates"] == [
+        {"tile": 443, "polygon": 2, "material": 0, "branch": "floor",
+         "skip": None, "passed": True, "chosen": False, "height": 2.27,
+         "dist": 1859, "tolerance": -95, "edges": [525, 304, 850, 1101]},
+        {"tile": 443, "polygon": 3, "material": 0x11, "branch": None,
+         "skip": "material", "passed": False, "chosen": False, "height": None,
+         "dist": None, "tolerance": None, "edges": None}]
     assert cli.main(["floor", "a.fake", "-1", "2", "3", "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["floor"] is None
 
@@ -151,7 +155,9 @@ def test_floor_text(fake_open, capsys):
     assert cli.main(["floor", "a.fake", "1", "2", "3", "--verbose"]) == 0
     out = capsys.readouterr().out.splitlines()
     assert out[0] == "1.0 2.0 3.0: floor at y 2.4744, tile 443 polygon 15 material 0x00"
-    assert "edges [525 304 850 1101] tol -95 pass" in out[1]
+    assert out[1] == ("  tile 443 poly 2 mat 0x00: height 2.27 dist 1859 "
+                      "edges [525 304 850 1101] tol -95 pass")
+    assert out[2].endswith("skip (material)")
 
 
 def test_needles_json(fake_open, capsys):
@@ -160,7 +166,8 @@ def test_needles_json(fake_open, capsys):
     assert data == {"file": "a.fake", "count": 1,
                     "needles": [{"tile": 443, "polygon": 15,
                                  "point": [57.199, 2.469, 43.735],
-                                 "height": 2.469}]}
+                                 "height": 2.469, "corner": 2,
+                                 "fraction": 0.3, "below": 0.199}]}
 
 
 def test_floor_on_a_level_without_it_is_one_line(write, capsys):
@@ -222,6 +229,12 @@ def test_import_mesh_maps_materials_to_texture_entries(tmp_path, monkeypatch):
     assert c["zones"] == "keep" and c["keep_tiles"] and c["default_texture"] == 1
     cpos, ctri, cmat = c["collision"]
     assert len(ctri) == 6 and sorted(cmat.tolist()) == [0, 0, 0, 0, 0x1E, 0x1E]
+
+
+def test_needles_short_tuples_have_null_extras():
+    assert commands.needle_record((1, 2, (0, 0, 0), 0.5)) == {
+        "tile": 1, "polygon": 2, "point": [0.0, 0.0, 0.0], "height": 0.5,
+        "corner": None, "fraction": None, "below": None}
 
 
 def test_textures_for_unknown_material_names():

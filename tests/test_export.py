@@ -214,6 +214,28 @@ def test_tile_transform_rotations():
                                [[5, 1, 6], [6, 1, 7]], atol=1e-6)
 
 
+def test_record_forms_of_textures_tiles_and_collision():
+    # the same level with per-entry / per-tile / per-polygon records
+    from types import SimpleNamespace as NS
+    lvl = F.FakeEngLevel()
+    t = F.TEXTURES
+    lvl.textures = [NS(page=int(t["page"][i]), flags=int(t["flags"][i]),
+                       blend=int(t["blend"][i]),
+                       flat=tuple(t["color"][i]) if t["flat"][i] else None)
+                    for i in range(3)]
+    tl = lvl.tiles
+    lvl.tiles = [NS(model=int(tl.model[i]), position=tl.position[i],
+                    rotation=int(tl.rotation[i])) for i in range(3)]
+    c = lvl.models[0].collision
+    lvl.models[0] = NS(collision=[NS(corners=c["corners"][0], type=1, material=0),
+                                  NS(corners=c["corners"][1][:3], type=0,
+                                     material=0x1E)])
+    lvl.models[1] = NS(collision=[])
+    a = E.glb_bytes(E.eng_scene(lvl, collision=True))
+    b = E.glb_bytes(E.eng_scene(F.FakeEngLevel(), collision=True))
+    assert a == b
+
+
 def test_collision_quads_split_and_grouped_by_tile():
     c = eng_collision_mesh(F.FakeEngLevel())
     assert c["group"].tolist() == [0, 0, 0, 1, 1, 1]

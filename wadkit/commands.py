@@ -159,7 +159,7 @@ def cmd_textures(args) -> int:
 
 def floor_record(hit) -> dict | None:
     """The stable JSON form of a floor-test result (docs/cli.md)."""
-    if hit is None:
+    if hit is None or _field(hit, "height", 0) is None:
         return None
     return {"height": float(_field(hit, "height", 0)),
             "tile": int(_field(hit, "tile", 1)),
@@ -167,21 +167,30 @@ def floor_record(hit) -> dict | None:
             "material": int(_field(hit, "material", 3))}
 
 
+CANDIDATE_KEYS = ("tile", "polygon", "material", "branch", "skip", "passed",
+                  "chosen", "height", "dist", "tolerance", "edges")
+
+
 def candidate_record(c) -> dict:
-    keys = ("tile", "polygon", "height", "dist", "edges", "tolerance", "passed")
-    return {k: _jsonable(_field(c, k)) for k in keys}
+    """One polygon the floor test looked at (docs/cli.md); fields the test
+    did not reach (e.g. edges of a skipped polygon) are null."""
+    rec = {k: _jsonable(_field(c, k)) for k in CANDIDATE_KEYS}
+    if rec["tolerance"] is None:
+        rec["tolerance"] = _jsonable(_field(c, "tol"))
+    return rec
 
 
 def cmd_floor(args) -> int:
     lvl = _open(args.file)
     if not hasattr(lvl, "floor"):
         _unsupported(lvl, "the floor test")
-    hit = lvl.floor(args.x, args.y, args.z)
+    if args.verbose:
+        hit = lvl.floor(args.x, args.y, args.z, candidates=True)
+    else:
+        hit = lvl.floor(args.x, args.y, args.z)
     data: dict = {"position": [args.x, args.y, args.z], "floor": floor_record(hit)}
     if args.verbose:
         cands = _field(hit, "candidates") if hit is not None else None
-        if cands is None and hasattr(lvl, "floor_candidates"):
-            cands = lvl.floor_candidates(args.x, args.y, args.z)
         data["candidates"] = [candidate_record(c) for c in (cands or [])]
     if args.json:
         _print_json(data)
@@ -194,19 +203,28 @@ def cmd_floor(args) -> int:
               f"tile {f['tile']} polygon {f['polygon']} material 0x{f['material']:02x}")
     for c in data.get("candidates", []):
         edges = " ".join(str(e) for e in (c["edges"] or []))
-        print(f"  tile {c['tile']} poly {c['polygon']}: height {c['height']} "
-              f"dist {c['dist']} edges [{edges}] tol {c['tolerance']} "
-              f"{'pass' if c['passed'] else 'fail'}")
+        state = "CHOSEN" if c["chosen"] else "pass" if c["passed"] else \
+            f"skip ({c['skip']})" if c["skip"] else "fail"
+        print(f"  tile {c['tile']} poly {c['polygon']} mat 0x{c['material'] or 0:02x}: "
+              f"height {c['height']} dist {c['dist']} edges [{edges}] "
+              f"tol {c['tolerance']} {state}")
     return 0
 
 
 # ------------------------------------------------------------------ needles
 
 def needle_record(n) -> dict:
+    """(tile, polygon, point, height[, corner, fraction, below]) → JSON."""
+    def opt(name, i, conv):
+        v = _field(n, name, i if isinstance(n, (tuple, list)) and len(n) > i else None)
+        return None if v is None else conv(v)
     return {"tile": int(_field(n, "tile", 0)),
             "polygon": int(_field(n, "polygon", 1)),
             "point": [float(v) for v in _field(n, "point", 2)],
-            "height": float(_field(n, "height", 3))}
+            "height": float(_field(n, "height", 3)),
+            "corner": opt("corner", 4, int),
+            "fraction": opt("fraction", 5, float),
+            "below": opt("below", 6, float)}
 
 
 def cmd_needles(args) -> int:
@@ -250,8 +268,8 @@ def textures_for_materials(names: list[str], textures, default: int) -> np.ndarr
     (not a flat colour); "flat_rrggbb_bB" → the first flat entry of that
     colour; anything else → default."""
     import re
-    from .export.levels import _eng_entry
-    entries = [_eng_entry(e) for e in textures]
+    from .export.levels import texture_entries
+    entries = texture_entries(textures)
     out = []
     for name in names:
         m = re.match(r"(?:page(\d+)|flat_([0-9a-f]{6}))_b(\d+)", name)

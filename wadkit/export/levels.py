@@ -43,6 +43,25 @@ def _eng_entry(e) -> tuple[int, int, tuple | None]:
     return page, blend, flat
 
 
+def texture_entries(textures) -> list[tuple[int, int, tuple | None]]:
+    """(page, blend, flat RGB or None) per texture-table entry, from the
+    table as a dict of arrays (flags, page, flat, color, blend — the TEXT
+    API) or as a sequence of entry records."""
+    if _get(textures, "page") is not None and np.ndim(_get(textures, "page")) == 1:
+        page = np.asarray(_get(textures, "page")).tolist()
+        flags = np.asarray(_get(textures, "flags", default=np.zeros(len(page))),
+                           dtype=np.int64)
+        blend = _get(textures, "blend", "blend_mode")
+        blend = (flags >> 12) & 7 if blend is None else np.asarray(blend)
+        flat = _get(textures, "flat")
+        flat = (flags & TEX_FLAT) != 0 if flat is None else np.asarray(flat, bool)
+        color = _get(textures, "color", "colour")
+        color = np.full((len(page), 3), 255) if color is None else np.asarray(color)
+        return [(int(p), int(b), tuple(int(c) for c in rgb[:3]) if f else None)
+                for p, b, f, rgb in zip(page, blend.tolist(), flat.tolist(), color)]
+    return [_eng_entry(e) for e in textures]
+
+
 def eng_materials(textures, n_pages: int, texture: np.ndarray,
                   face_flags: np.ndarray) -> tuple[list[Material], np.ndarray]:
     """One material per (page, blend mode, flat colour, double-sided) that
@@ -52,7 +71,7 @@ def eng_materials(textures, n_pages: int, texture: np.ndarray,
     cut out); any other blend mode → BLEND [assumed: the spec names bits
     12-14 "blend mode" without the modes' meaning; non-zero modes are the
     semi-transparent ones in the PS1 lineage of this engine]."""
-    entries = [_eng_entry(e) for e in textures]
+    entries = texture_entries(textures)
     base_keys = sorted(set(entries), key=repr)
     key_id = {k: i for i, k in enumerate(base_keys)}
     none_id = len(base_keys)
@@ -92,7 +111,9 @@ def collision_polygons(coll) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     corners = _get(coll, "corners")
     if corners is not None and not callable(corners) and np.ndim(corners) == 3:
         corners = np.asarray(corners, dtype=np.float32)
-        kinds = np.asarray(_get(coll, "type", "kind"), dtype=np.int64)
+        n = _get(coll, "n_corners")
+        kinds = np.asarray(n, np.int64) == 4 if n is not None else \
+            np.asarray(_get(coll, "type", "kind"), dtype=np.int64)
         mat = np.asarray(_get(coll, "material"), dtype=np.int64)
     else:
         polys = list(coll)
@@ -125,16 +146,39 @@ def tile_transform(local: np.ndarray, position, rotation: int) -> np.ndarray:
     return out.astype(np.float32)
 
 
+def model_collision(model):
+    """A model's decoded collision: .collision when the API gives it, else
+    its 32-byte records decoded by the core (file space)."""
+    coll = getattr(model, "collision", None)
+    if coll is None and getattr(model, "collision_raw", None) is not None:
+        from .. import _core
+        groups = tuple(int(g) for g in model.collision_groups)
+        coll = _core.eng_collision_decode(bytes(model.collision_raw),
+                                          space="file", groups=groups)
+    return coll
+
+
+def _tile_rows(tiles):
+    """(model, position, rotation) per tile, from a table of arrays (the
+    geometry API: tiles.model, .position, .rotation) or a list of records."""
+    model = _get(tiles, "model")
+    if model is not None and np.ndim(model) == 1:
+        pos = np.asarray(_get(tiles, "position"), dtype=np.float64)
+        rot = np.asarray(_get(tiles, "rotation"), dtype=np.int64)
+        return zip(np.asarray(model).tolist(), pos, rot.tolist())
+    return ((int(_get(t, "model")), _get(t, "position"),
+             int(_get(t, "rotation", "rot", default=0))) for t in tiles)
+
+
 def eng_collision_mesh(lvl) -> dict:
     """All collision polygons of all tiles, placed, as triangles (quads
     split 0-1-2, 0-2-3); group = tile index, material = surface material."""
     per_model: dict[int, tuple] = {}
     pos, tris, mats, groups = [], [], [], []
     base = 0
-    for ti, tile in enumerate(lvl.tiles):
-        mi = int(_get(tile, "model"))
+    for ti, (mi, tpos, trot) in enumerate(_tile_rows(lvl.tiles)):
         if mi not in per_model:
-            corners, quad, mat = collision_polygons(lvl.models[mi].collision)
+            corners, quad, mat = collision_polygons(model_collision(lvl.models[mi]))
             p = len(corners)
             t = np.stack([np.arange(p) * 4 + k for k in (0, 1, 2)], axis=1)
             q = np.stack([np.arange(p) * 4 + k for k in (0, 2, 3)], axis=1)[quad]
@@ -143,8 +187,7 @@ def eng_collision_mesh(lvl) -> dict:
         local, t, m = per_model[mi]
         if not len(t):
             continue
-        pos.append(tile_transform(local, _get(tile, "position"),
-                                  _get(tile, "rotation", "rot", default=0)))
+        pos.append(tile_transform(local, tpos, trot))
         tris.append(t + base)
         mats.append(m)
         groups.append(np.full(len(t), ti))
