@@ -9,7 +9,6 @@ named "<layer>/<group>". Images are written beside the OBJ as
 """
 from __future__ import annotations
 
-import io
 import os
 
 import numpy as np
@@ -20,9 +19,11 @@ from .scene import Scene
 
 
 def _block(fmt: str, arr: np.ndarray) -> str:
-    buf = io.StringIO()
-    np.savetxt(buf, arr, fmt=fmt)
-    return buf.getvalue()
+    """Rows of arr formatted by fmt, one line each: a single %-format over
+    the flattened array (C speed, unlike a loop over rows)."""
+    if len(arr) == 0:
+        return ""
+    return ((fmt + "\n") * len(arr)) % tuple(arr.ravel().tolist())
 
 
 def _mtl(scene: Scene, stem: str, outdir: str) -> str:
