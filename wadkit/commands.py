@@ -332,6 +332,39 @@ def cmd_import_mesh(args) -> int:
     return 0
 
 
+# ------------------------------------------------------------------ demo
+
+DEMO_POINTS = [(8.5, 3.0, 16.5), (16.5, 3.0, 8.5), (20.5, 3.0, 20.5)]
+
+
+def cmd_demo(args) -> int:
+    """Write the ENG sample level, convert it to .glb (with collision) and
+    PNGs, and run the floor test at a few points."""
+    from . import demo, eng, export
+    os.makedirs(args.outdir, exist_ok=True)
+    args.file = args.outdir
+    wad = os.path.join(args.outdir, "sample_eng.wad")
+    data = demo.build_eng_demo(args.seed)
+    with open(wad, "wb") as f:
+        f.write(data)
+    lvl = eng.open(wad)
+    glb = os.path.join(args.outdir, "sample_eng.glb")
+    s = export.export_level(lvl, glb, "glb", collision=True)
+    pngs = export.write_textures(lvl, os.path.join(args.outdir, "sample_eng_textures"))
+    print(f"{wad}: ENG sample level, {len(data)} bytes, "
+          f"{s['layers']['world']['triangles']} triangles in "
+          f"{s['layers']['world']['groups']} tiles")
+    print(f"{glb}: glTF with collision; {len(pngs)} pages in "
+          f"{os.path.dirname(pngs[0]) if pngs else args.outdir}")
+    if hasattr(lvl, "floor"):
+        for x, y, z in DEMO_POINTS:
+            f = floor_record(lvl.floor(x, y, z))
+            where = "no floor" if f is None else \
+                f"floor y {f['height']:.3f} (tile {f['tile']}, polygon {f['polygon']})"
+            print(f"  floor test at {x} {y} {z}: {where}")
+    return 0
+
+
 # ------------------------------------------------------------------ register
 
 def register(sub) -> None:
@@ -381,6 +414,12 @@ def register(sub) -> None:
     p.add_argument("--default-tex", type=int, default=0, metavar="N",
                    help="texture-table entry for unknown materials")
     p.set_defaults(func=cmd_import_mesh)
+
+    p = sub.add_parser("demo", help="write the sample levels (no game data) "
+                       "and convert them")
+    p.add_argument("outdir")
+    p.add_argument("--seed", type=int, default=1)
+    p.set_defaults(func=cmd_demo)
 
     p = sub.add_parser("lz", help="RC2 WAD-LZ compress (c) or decompress (d)")
     p.add_argument("mode", choices=("c", "d"))
