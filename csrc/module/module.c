@@ -58,7 +58,9 @@ wk_exec (PyObject *module)
   Py_XDECREF (glib);
   if (rc < 0)
     return -1;
-  return wk_eng_wad_register (module, st);
+  if (wk_eng_wad_register (module, st) < 0)
+    return -1;
+  return wk_eng_text_register (module, st);
 }
 
 static int
@@ -70,6 +72,7 @@ wk_traverse (PyObject *module, visitproc visit, void *arg)
   Py_VISIT (st->LimitError);
   Py_VISIT (st->WadWarning);
   Py_VISIT (st->EngWadType);
+  Py_VISIT (st->EngTextType);
   return 0;
 }
 
@@ -82,6 +85,7 @@ wk_clear (PyObject *module)
   Py_CLEAR (st->LimitError);
   Py_CLEAR (st->WadWarning);
   Py_CLEAR (st->EngWadType);
+  Py_CLEAR (st->EngTextType);
   return 0;
 }
 
