@@ -3,7 +3,10 @@
 import os
 import sys
 from collections.abc import Mapping
-from typing import Final, final
+from typing import Any, Final, final
+
+import numpy as np
+from numpy.typing import NDArray
 
 from typing_extensions import Buffer
 
@@ -46,3 +49,29 @@ class EngWad:
              replacements: Mapping[int, Buffer] | None = None) -> None: ...
     if sys.version_info >= (3, 12):
         def __buffer__(self, flags: int, /) -> memoryview: ...
+
+@final
+class EngText:
+    """A parsed ENG TEXT payload (palettes, pages, texture table, effects)."""
+    def __new__(cls, payload: Buffer, base_offset: int = 0) -> EngText: ...
+    @property
+    def pages(self) -> list[tuple[str, int, int, int, int, bool, bool]]:
+        """(kind, flags, width, height, palette, palette_shared, replaced)."""
+    @property
+    def palettes(self) -> list[tuple[int, NDArray[np.uint8], NDArray[np.uint8]]]: ...
+    @property
+    def table_raw(self) -> bytes: ...
+    @property
+    def tail_raw(self) -> bytes: ...
+    @property
+    def effects(self) -> list[dict[str, Any]] | None: ...
+    @property
+    def effects_note(self) -> str | None: ...
+    def page_rgba(self, i: int, /) -> NDArray[np.uint8]: ...
+    def set_page_rgba(self, i: int, rgba: NDArray[np.uint8], /) -> None: ...
+    def textures(self) -> dict[str, NDArray[Any]]: ...
+    def build(self) -> bytes: ...
+
+def eng_face_uvs(rect: tuple[float, float, float, float], face_flags: int,
+                 /) -> NDArray[np.float32]:
+    """UVs (3, 2) of a face's corners from its texture rectangle and flags."""

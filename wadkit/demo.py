@@ -138,8 +138,9 @@ def text_payload(pal_idx, pal_rgba, page1, page2) -> bytes:
     out += struct.pack("<I", 3)
     out += struct.pack("<III", 0, PAGE, PAGE) + pal_idx.tobytes()
     out += struct.pack("<III", 1, PAGE, PAGE) + rgba_to_abgr1555(page1).tobytes()
-    # RLE16 stand-in (one colour), re-encoded from page2 by set_page_rgba
-    runs = struct.pack("<hH", -32768, 1) * (PAGE * PAGE // 32768)
+    # RLE16 stand-in (one colour), re-encoded from page2 by set_page_rgba;
+    # repeat runs of at most 32,767 (0x8000 is read differently by sources)
+    runs = struct.pack("<hH", -32767, 1) * 2 + struct.pack("<hH", -2, 1)
     out += struct.pack("<IIII", 0x80, PAGE, PAGE, len(runs)) + runs
     out += struct.pack("<I", len(TEXTURES) + 1)
     for name, page, u0, v0, size, blend in TEXTURES:
