@@ -47,10 +47,9 @@ sanitize: deps
 	  $(PYTEST) tests -q -p no:cacheprovider; rc=$$?; \
 	  if [ $$rc -eq 5 ]; then echo "no tests collected" >&2; exit 1; fi; exit $$rc
 
+# The sample levels (wadkit/demo.py, no game data): WAD, .glb, PNG pages.
 demo: build
-	mkdir -p build/demo
-	PYTHONPATH=$(CURDIR)/tests $(VPY) -c "from builders import eng_wad; \
-	  open('build/demo/sample_eng.wad', 'wb').write(eng_wad.sample_wad())"
+	PYTHONPATH=$(CURDIR) $(VPY) -m wadkit demo build/demo
 	PYTHONPATH=$(CURDIR) $(VPY) -m wadkit info build/demo/sample_eng.wad
 
 # `pip install .` in an isolated build, as a user would.

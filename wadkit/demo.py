@@ -174,9 +174,13 @@ def base_wad(text: bytes, w: int = GRID, h: int = GRID) -> bytes:
 # ---------------------------------------------------------------- island
 
 def _quads(corners_pos, corners_uv, tex, color):
-    """Quads (n,4,…) in file-space counter-clockwise order seen from above →
-    triangles (0,1,2), (0,2,3) with their per-corner UVs and colours."""
-    tri = np.array([[0, 1, 2], [0, 2, 3]])
+    """Quads (n,4,…), corners counter-clockwise seen from the front, UVs
+    (0,0) (0,1) (1,1) (1,0) of the rectangle → triangles (2,0,1), (0,2,3)
+    with their per-corner UVs and colours. These corner orders are the
+    engine's own quad halves (face flags 0x800 and 0x810: export order
+    (a,V1)(b,V1)(b,V0) and (b,V0)(a,V0)(a,V1), file order = export order
+    (0,2,1)), so the writer fits them exactly."""
+    tri = np.array([[2, 0, 1], [0, 2, 3]])
     pos = corners_pos[:, tri].reshape(-1, 3, 3)
     uv = corners_uv[:, tri].reshape(-1, 3, 2)
     col = color[:, tri].reshape(-1, 3, 4)
@@ -216,8 +220,9 @@ def eng_island(seed: int = 1) -> dict:
     # from above in a right-handed y-up space, so the normals point up
     c = np.stack([pos[:-1, :-1], pos[1:, :-1], pos[1:, 1:], pos[:-1, 1:]], 2)
     c = c.reshape(-1, 4, 3)
-    centre_h = c[:, :, 1].mean(1)
-    land = centre_h > WATER_Y - 0.4
+    centre = c.mean(1)
+    inside = np.hypot(centre[:, 0] - GRID / 2, centre[:, 2] - GRID / 2) < GRID * 0.47
+    land = (centre[:, 1] > WATER_Y - 0.4) & inside
     c = c[land]
     e1, e2 = c[:, 2] - c[:, 0], c[:, 1] - c[:, 3]
     nrm = np.cross(e1, e2)
@@ -341,7 +346,10 @@ def _collision(tris) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     cx, cz = np.meshgrid(np.arange(GRID), np.arange(GRID))
     cx, cz = cx.ravel(), cz.ravel()
     q = np.stack([np.stack([cx + dx, np.full(cx.shape, DEATH_Y), cz + dz], -1)
-                  for dx, dz in ((0, 0), (0, 1), (1, 1), (1, 0))], 1)
+                  for dx, dz in ((0, 0), (0, 1), (1, 1), (1, 0))], 1).astype(np.float64)
+    # keep the far edges inside the grid: a corner on x = GRID would enter
+    # the polygon into a cell outside it (the writer would grow the grid)
+    q[..., [0, 2]] = np.minimum(q[..., [0, 2]], GRID - 1e-3)
     plane = q[:, [[0, 1, 2], [0, 2, 3]]].reshape(-1, 3, 3)
     allt = np.concatenate([tris, plane]).astype(np.float32)
     mat = np.concatenate([np.zeros(len(tris), np.int32),
