@@ -74,7 +74,11 @@ def level_images(lvl) -> list[tuple[str, np.ndarray]]:
     """(file stem, RGBA) of every texture page (ENG) or tfrag texture (RC2)."""
     if hasattr(lvl, "tfrag_textures"):
         return [(f"tfrag_{i:03d}", t) for i, t in enumerate(lvl.tfrag_textures)]
-    return [(f"page_{i:02d}", p.rgba) for i, p in enumerate(lvl.pages)]
+    if hasattr(lvl, "pages"):
+        return [(f"page_{i:02d}", p.rgba) for i, p in enumerate(lvl.pages)]
+    kind = type(lvl).__module__.rsplit(".", 1)[-1].upper()
+    raise NotImplementedError(f"textures of {kind} levels are not built into "
+                              "this wadkit yet")
 
 
 def write_textures(lvl, outdir: str | os.PathLike) -> list[str]:

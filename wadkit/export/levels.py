@@ -279,4 +279,11 @@ def level_scene(lvl, *, collision=False, objects=False, lod=0) -> Scene:
     """A Scene from an opened level of either game."""
     if hasattr(lvl, "terrain"):
         return rc2_scene(lvl, lod=lod)
-    return eng_scene(lvl, collision=collision, objects=objects)
+    if hasattr(lvl, "world_mesh"):
+        return eng_scene(lvl, collision=collision, objects=objects)
+    raise NotImplementedError(f"converting {_kind(lvl)} levels is not built "
+                              "into this wadkit yet")
+
+
+def _kind(lvl) -> str:
+    return type(lvl).__module__.rsplit(".", 1)[-1].upper()
