@@ -273,17 +273,3 @@ def test_convert_level_without_geometry_api_is_one_line(tmp_path, monkeypatch, c
     assert "internal error" not in err
     assert cli.main(["textures", "x.wad", str(tmp_path / "t")]) == 1
     assert "not built" in capsys.readouterr().err
-
-
-def test_lz_round_trip(tmp_path, capsys):
-    pytest.importorskip("wadkit.lz")
-    src = tmp_path / "in.bin"
-    src.write_bytes(b"wadkit " * 1000 + bytes(range(256)))
-    assert cli.main(["lz", "c", str(src), str(tmp_path / "c.lz")]) == 0
-    assert cli.main(["lz", "d", str(tmp_path / "c.lz"), str(tmp_path / "out")]) == 0
-    assert (tmp_path / "out").read_bytes() == src.read_bytes()
-    assert (tmp_path / "c.lz").read_bytes()[:3] == b"WAD"
-    bad = tmp_path / "bad.lz"
-    bad.write_bytes(b"WAD" + b"\xff" * 20)
-    assert cli.main(["lz", "d", str(bad), str(tmp_path / "o2")]) == 1
-    assert "bad.lz" in capsys.readouterr().err.splitlines()[-1]

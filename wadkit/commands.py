@@ -1,5 +1,5 @@
-"""The wadkit subcommands beyond `info`: convert, textures, floor, needles,
-lz, import-mesh, demo. Registered on the parser by cli.build_parser().
+"""The wadkit subcommands beyond `info` (and `lz`, in cli.py): convert,
+textures, floor, needles, import-mesh, demo. Registered on the parser by cli.build_parser().
 JSON outputs are documented in docs/cli.md; keep them stable."""
 from __future__ import annotations
 
@@ -243,23 +243,6 @@ def cmd_needles(args) -> int:
     return 0
 
 
-# ------------------------------------------------------------------ lz
-
-def cmd_lz(args) -> int:
-    args.file = args.input
-    try:
-        from . import lz  # type: ignore[attr-defined]  # lands with RC2
-    except ImportError:
-        raise NotImplementedError("WAD-LZ is not built into this wadkit yet") from None
-    with open(args.input, "rb") as f:
-        data = f.read()
-    out = lz.compress(data) if args.mode == "c" else lz.decompress(data)
-    with open(args.output, "wb") as f:
-        f.write(out)
-    print(f"{args.input}: {len(data)} → {len(out)} bytes in {args.output}")
-    return 0
-
-
 # ------------------------------------------------------------------ import-mesh
 
 def textures_for_materials(names: list[str], textures, default: int) -> np.ndarray:
@@ -420,9 +403,3 @@ def register(sub) -> None:
     p.add_argument("outdir")
     p.add_argument("--seed", type=int, default=1)
     p.set_defaults(func=cmd_demo)
-
-    p = sub.add_parser("lz", help="RC2 WAD-LZ compress (c) or decompress (d)")
-    p.add_argument("mode", choices=("c", "d"))
-    p.add_argument("input")
-    p.add_argument("output")
-    p.set_defaults(func=cmd_lz, file="")
