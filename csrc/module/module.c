@@ -60,7 +60,9 @@ wk_exec (PyObject *module)
     return -1;
   if (wk_eng_wad_register (module, st) < 0)
     return -1;
-  return wk_eng_text_register (module, st);
+  if (wk_eng_text_register (module, st) < 0)
+    return -1;
+  return wk_eng_floor_register (module, st);
 }
 
 static int
@@ -73,6 +75,7 @@ wk_traverse (PyObject *module, visitproc visit, void *arg)
   Py_VISIT (st->WadWarning);
   Py_VISIT (st->EngWadType);
   Py_VISIT (st->EngTextType);
+  Py_VISIT (st->EngFloorWorldType);
   return 0;
 }
 
@@ -86,6 +89,7 @@ wk_clear (PyObject *module)
   Py_CLEAR (st->WadWarning);
   Py_CLEAR (st->EngWadType);
   Py_CLEAR (st->EngTextType);
+  Py_CLEAR (st->EngFloorWorldType);
   return 0;
 }
 

@@ -12,6 +12,7 @@ typedef struct {
   PyObject *WadWarning;  /* (UserWarning): tolerated oddities in a file */
   PyObject *EngWadType;
   PyObject *EngTextType;
+  PyObject *EngFloorWorldType;
 } WkModState;
 
 extern PyModuleDef wk_module_def;
@@ -32,3 +33,4 @@ int wk_fs_path (PyObject *obj, PyObject **out);
 /* Per-area registration, called from the exec slot. */
 int wk_eng_wad_register (PyObject *module, WkModState *st);
 int wk_eng_text_register (PyObject *module, WkModState *st);
+int wk_eng_floor_register (PyObject *module, WkModState *st);
