@@ -2,7 +2,7 @@
 # Keep in sync with the binding: tests/test_stubs.py compares both ways.
 import os
 import sys
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any, Final, final
 
 import numpy as np
@@ -75,3 +75,34 @@ class EngText:
 def eng_face_uvs(rect: tuple[float, float, float, float], face_flags: int,
                  /) -> NDArray[np.float32]:
     """UVs (3, 2) of a face's corners from its texture rectangle and flags."""
+
+@final
+class EngFloorWorld:
+    """The engine's map floor test over a level's tiles (game space)."""
+    def __new__(cls, width: int, height: int, a_xyz: NDArray[np.float32],
+                b: NDArray[np.int32], model: NDArray[np.uint32],
+                coll: Sequence[Buffer]) -> EngFloorWorld: ...
+    @property
+    def width(self) -> int: ...
+    @property
+    def height(self) -> int: ...
+    @property
+    def n_tiles(self) -> int: ...
+    def floor(self, x: float, y: float, z: float, *, candidates: bool = False,
+              flags: int = 0, probe_offset: int = 0x400,
+              fixed: bool = False) -> dict[str, Any] | None: ...
+    def needles(self) -> list[tuple[int, int, tuple[float, float, float], float,
+                                    int, float, float]]: ...
+    def cell(self, cx: int, cz: int, /) -> list[int]: ...
+
+def eng_sine_table() -> NDArray[np.int32]:
+    """(4096,) int32: the floor test's sine table."""
+def eng_collision_decode(raw: Buffer, *, space: str = "file",
+                         groups: tuple[int, int, int] | None = None,
+                         offset: int = 0) -> dict[str, NDArray[Any]]:
+    """32-byte collision records → tile-local polygons (dict of arrays)."""
+def eng_collision_encode(corners: NDArray[np.float32], material: NDArray[np.uint8],
+                         n_corners: NDArray[np.uint8] | None = None, *,
+                         space: str = "file",
+                         drop_degenerate: bool = False) -> tuple[bytes, list[int]]:
+    """Tile-local polygons → 32-byte records, and the dropped indices."""
