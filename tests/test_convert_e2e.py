@@ -141,3 +141,24 @@ def test_convert_realistic_level_batch_with_a_bad_file(write, tmp_path):
     s = export.summary(export.level_scene(lvl))
     assert s["triangles"] == expected
     print(json.dumps({"triangles": expected, "seconds_for_2_levels": round(elapsed, 2)}))
+
+
+def test_object_uvs_follow_the_world_mesh_rules(write, tmp_path):
+    """model_uvs (used for --objects) gives, for every tile model, exactly
+    the UVs the core's world mesh gives that tile (same rules, same order)."""
+    from wadkit.export.levels import model_uvs
+    data, _ = L.realistic_level()
+    lvl = wadkit.eng.open(write("real.wad", data))
+    m = lvl.world_mesh()
+    tile_of = np.asarray(m["tile"])
+    for ti in range(0, len(lvl.tiles.model), 7):
+        want = m["uv"][tile_of == ti]
+        got = model_uvs(lvl.models[int(lvl.tiles.model[ti])], lvl.textures)
+        np.testing.assert_array_equal(got, want)
+    out = tmp_path / "o.glb"
+    r = run("convert", str(tmp_path / "real.wad"), "-o", str(out), "--objects")
+    assert r.returncode == 0, r.stderr
+    gltf, binary = G.read_glb(out.read_bytes())
+    G.check(gltf, binary)
+    objs = G.triangles(gltf, binary, "objects")
+    assert len(objs) == sum(len(o.triangles) for o in lvl.objects)

@@ -246,6 +246,7 @@ def test_objects_layer_side_by_side():
     sc = E.eng_scene(F.FakeEngLevel(), objects=True)
     obj = sc.layer("objects")
     assert obj is not None and len(obj.mesh["triangles"]) == 1
+    assert "uv" not in obj.mesh          # the fake objects have no face data
     # placed 2 units past the world's max x (11)
     assert obj.mesh["positions"][:, 0].min() == 13.0
 
@@ -351,3 +352,36 @@ def test_export_reads_back_with_meshio(tmp_path, ext):
                                atol=1e-4)
     names = [m["material_names"][i] for i in m["material"]]
     assert sorted(names) == ["flat_ff0033_b0", "page00_b0", "page00_b0", "page01_b2_2s"]
+
+
+def test_model_uvs_by_the_engine_rules_in_file_order():
+    from types import SimpleNamespace as NS
+    from wadkit.export.levels import model_uvs
+    u1 = 2 / 256
+    textures = {"rect": np.array([[0, 0, u1, u1]], np.float32)}
+    m = NS(face_texture=np.array([0, 0, 0, 5]),
+           face_flags=np.array([0x808, 0x818, 0x000, 0x838]))
+    uv = model_uvs(m, textures)
+    # stored order: 0x808 (a,V1)(b,V1)(b,V0); 0x818 (b,V0)(a,V0)(a,V1);
+    # none (a,V1)(b,V1)(a,V0); a=U1, b=U0 (no mirror). File order (0,2,1).
+    np.testing.assert_allclose(uv[0], [[u1, u1], [0, 0], [0, u1]])
+    np.testing.assert_allclose(uv[1], [[0, 0], [u1, u1], [u1, 0]])
+    np.testing.assert_allclose(uv[2], [[u1, u1], [u1, 0], [0, u1]])
+    # texture 5 is past the table: the unit rectangle; 0x20 mirrors U
+    # (a=U0, b=U1): 0x838 → (b,V0)(a,V0)(a,V1) = (1,0)(0,0)(0,1) → file order
+    np.testing.assert_allclose(uv[3], [[1, 0], [0, 1], [0, 0]])
+
+
+def test_objects_layer_textured_when_the_api_allows():
+    from types import SimpleNamespace as NS
+    lvl = F.FakeEngLevel()
+    lvl.textures = dict(F.TEXTURES, rect=np.array([[0, 0, .5, .5]] * 3, np.float32))
+    lvl.objects = [NS(positions=np.eye(3, dtype=np.float32),
+                      triangles=np.array([[0, 1, 2]], np.uint32),
+                      face_texture=np.array([1]), face_flags=np.array([0x808]))]
+    sc = E.eng_scene(lvl, objects=True)
+    obj = sc.layer("objects").mesh
+    assert obj["uv"].shape == (1, 3, 2)
+    assert sc.materials[obj["material"][0]].name == "page01_b2"
+    gltf, binary = G.read_glb(E.glb_bytes(sc))
+    G.check(gltf, binary)

@@ -208,11 +208,37 @@ def _add_collision(scene: Scene, coll: dict) -> None:
     scene.layers.append(Layer("collision", "coll_tile", coll))
 
 
+UV_FLAGS = 0x0010 | 0x0020 | 0x0800     # the face flags the UV rules read
+
+
+def model_uvs(model, textures) -> np.ndarray | None:
+    """Per-corner UVs (M,3,2) of a model's faces in file-space corner order,
+    by the engine's rules (the core's eng_face_uvs, called once per distinct
+    (texture, UV flags) pair, not per face). None without the API."""
+    from .. import _core
+    rects = _get(textures, "rect") if textures is not None else None
+    if rects is None or not hasattr(_core, "eng_face_uvs"):
+        return None
+    rects = np.asarray(rects, dtype=np.float32)
+    tex = np.asarray(model.face_texture, dtype=np.int64)
+    flags = np.asarray(model.face_flags, dtype=np.int64) & UV_FLAGS
+    tex = np.where((tex >= 0) & (tex < len(rects)), tex, len(rects))
+    rects = np.concatenate([rects, [[0, 0, 1, 1]]]).astype(np.float32)
+    pairs, inv = np.unique(np.stack([tex, flags], 1), axis=0, return_inverse=True)
+    table = np.stack([_core.eng_face_uvs(tuple(float(v) for v in rects[t]), int(f))
+                      for t, f in pairs.tolist()]) if len(pairs) else \
+        np.zeros((0, 3, 2), np.float32)
+    # eng_face_uvs is in stored (export) corner order; file order is (0,2,1)
+    return table[inv.ravel()][:, [0, 2, 1]].astype(np.float32)
+
+
 def _eng_objects(lvl, scene: Scene, world_max_x: float) -> None:
-    """STPC object models side by side along +x, 2 units past the level."""
-    pos, tris, groups = [], [], []
+    """STPC object models side by side along +x, 2 units past the level,
+    textured like the world (materials by page/blend), white vertex colour."""
+    pos, tris, groups, uvs, texs, flags = [], [], [], [], [], []
     x = world_max_x + 2.0
     base = 0
+    textures = getattr(lvl, "textures", None)
     for i, m in enumerate(lvl.objects):
         p = np.asarray(m.positions, dtype=np.float32)
         t = np.asarray(m.triangles, dtype=np.int64)
@@ -223,14 +249,26 @@ def _eng_objects(lvl, scene: Scene, world_max_x: float) -> None:
         x += float(hi[0] - lo[0]) + 1.0
         tris.append(t + base)
         groups.append(np.full(len(t), i))
+        uvs.append(model_uvs(m, textures) if hasattr(m, "face_texture") else None)
+        texs.append(np.asarray(getattr(m, "face_texture", np.full(len(t), -1))))
+        flags.append(np.asarray(getattr(m, "face_flags", np.zeros(len(t)))))
         base += len(p)
     if not pos:
         return
-    scene.materials.append(Material("object", None, (0.8, 0.8, 0.8, 1.0)))
-    scene.layers.append(Layer("objects", "object", {
-        "positions": np.concatenate(pos), "triangles": np.concatenate(tris),
-        "material": np.full(sum(len(t) for t in tris), len(scene.materials) - 1),
-        "group": np.concatenate(groups)}))
+    n = sum(len(t) for t in tris)
+    mesh = {"positions": np.concatenate(pos), "triangles": np.concatenate(tris),
+            "group": np.concatenate(groups),
+            "color": np.ones((n, 3, 4), np.float32)}
+    if textures is not None and all(u is not None for u in uvs):
+        mats, per_tri = eng_materials(textures, len(scene.images),
+                                      np.concatenate(texs), np.concatenate(flags))
+        mesh["uv"] = np.concatenate(uvs)
+        mesh["material"] = per_tri + len(scene.materials)
+        scene.materials += mats
+    else:
+        scene.materials.append(Material("object", None, (0.8, 0.8, 0.8, 1.0)))
+        mesh["material"] = np.full(n, len(scene.materials) - 1)
+    scene.layers.append(Layer("objects", "object", mesh))
 
 
 def eng_scene(lvl, *, collision: bool = False, objects: bool = False) -> Scene:
