@@ -273,3 +273,18 @@ def test_convert_level_without_geometry_api_is_one_line(tmp_path, monkeypatch, c
     assert "internal error" not in err
     assert cli.main(["textures", "x.wad", str(tmp_path / "t")]) == 1
     assert "not built" in capsys.readouterr().err
+
+
+def test_output_closed_early_is_quiet():
+    """A command whose reader went away (`wadkit needles … | head`) ends
+    with exit 1 and no traceback (run in a child: it redirects fd 1)."""
+    import subprocess
+    import sys
+    code = ("import sys, wadkit.commands as m, wadkit.cli as c\n"
+            "def boom(args):\n"
+            "    raise BrokenPipeError(32, 'Broken pipe')\n"
+            "m.cmd_needles = boom\n"
+            "sys.exit(c.main(['needles', 'x.wad']))\n")
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert r.returncode == 1
+    assert r.stderr == ""
