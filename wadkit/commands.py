@@ -320,32 +320,61 @@ def cmd_import_mesh(args) -> int:
 DEMO_POINTS = [(8.5, 3.0, 16.5), (16.5, 3.0, 8.5), (20.5, 3.0, 20.5)]
 
 
-def cmd_demo(args) -> int:
-    """Write the ENG sample level, convert it to .glb (with collision) and
-    PNGs, and run the floor test at a few points."""
+def _demo_eng(outdir: str, seed: int) -> None:
     from . import demo, eng, export
-    os.makedirs(args.outdir, exist_ok=True)
-    args.file = args.outdir
-    wad = os.path.join(args.outdir, "sample_eng.wad")
-    data = demo.build_eng_demo(args.seed)
+    wad = os.path.join(outdir, "sample_eng.wad")
+    data = demo.build_eng_demo(seed)
     with open(wad, "wb") as f:
         f.write(data)
     lvl = eng.open(wad)
-    glb = os.path.join(args.outdir, "sample_eng.glb")
+    glb = os.path.join(outdir, "sample_eng.glb")
     s = export.export_level(lvl, glb, "glb", collision=True)
-    pngs = export.write_textures(lvl, os.path.join(args.outdir, "sample_eng_textures"))
+    pngs = export.write_textures(lvl, os.path.join(outdir, "sample_eng_textures"))
     print(f"{wad}: ENG sample level, {len(data)} bytes, "
           f"{s['layers']['world']['triangles']} triangles in "
           f"{s['layers']['world']['groups']} tiles")
     print(f"{glb}: glTF with collision; {len(pngs)} pages in "
-          f"{os.path.dirname(pngs[0]) if pngs else args.outdir}")
+          f"{os.path.join(outdir, 'sample_eng_textures')}")
     if hasattr(lvl, "floor"):
         for x, y, z in DEMO_POINTS:
             f = floor_record(lvl.floor(x, y, z))
             where = "no floor" if f is None else \
                 f"floor y {f['height']:.3f} (tile {f['tile']}, polygon {f['polygon']})"
             print(f"  floor test at {x} {y} {z}: {where}")
-    return 0
+
+
+def _demo_rc2(outdir: str, seed: int) -> None:
+    from . import demo_rc2, export
+    from .detect import open as open_any
+    wad = os.path.join(outdir, "sample_rc2.wad")
+    data = demo_rc2.build_rc2_demo(seed)
+    with open(wad, "wb") as f:
+        f.write(data)
+    lvl = open_any(wad)
+    glb = os.path.join(outdir, "sample_rc2.glb")
+    s = export.export_level(lvl, glb, "glb")
+    pngs = export.write_textures(lvl, os.path.join(outdir, "sample_rc2_textures"))
+    print(f"{wad}: RC2 sample level, {len(data)} bytes, {s['triangles']} "
+          f"triangles in {s['layers']['terrain']['groups']} patches")
+    print(f"{glb}: glTF (y-up); {len(pngs)} tfrag textures in "
+          f"{os.path.join(outdir, 'sample_rc2_textures')}")
+
+
+def cmd_demo(args) -> int:
+    """Write both sample levels and convert them (.glb, PNGs, floor test).
+    A level whose writers are not in the build is one error line; the other
+    is still made; exit 1 if either failed."""
+    os.makedirs(args.outdir, exist_ok=True)
+    failed = 0
+    for step in (_demo_eng, _demo_rc2):
+        try:
+            step(args.outdir, args.seed)
+        except Exception as exc:
+            if args.debug:
+                traceback.print_exc()
+            failed += 1
+            print(_error_line(args.outdir, exc), file=sys.stderr)
+    return 1 if failed else 0
 
 
 # ------------------------------------------------------------------ register
