@@ -385,3 +385,10 @@ def test_objects_layer_textured_when_the_api_allows():
     assert sc.materials[obj["material"][0]].name == "page01_b2"
     gltf, binary = G.read_glb(E.glb_bytes(sc))
     G.check(gltf, binary)
+
+
+def test_blender_expectation_axes():
+    s = E.summary(_scene())      # min (5,0,5) max (11,3,21)
+    e = E.blender_expectation(s)
+    assert e == {"triangles": 4, "min": [5.0, -21.0, 0.0], "max": [11.0, -5.0, 3.0]}
+    assert E.blender_expectation(s, "world") == e

@@ -22,7 +22,8 @@ from .scene import Layer, Material, Scene
 FORMATS = ("glb", "gltf", "obj")
 _WRITERS = {"glb": write_glb, "gltf": write_gltf, "obj": write_obj}
 
-__all__ = ["FORMATS", "Layer", "Material", "Scene", "build_gltf", "eng_scene",
+__all__ = ["FORMATS", "Layer", "Material", "Scene", "blender_expectation",
+           "build_gltf", "eng_scene",
            "export_level", "glb_bytes", "level_images", "level_scene",
            "png_bytes", "rc2_scene", "read_png", "summary", "write",
            "write_glb", "write_gltf", "write_obj", "write_png",
@@ -68,6 +69,19 @@ def summary(scene: Scene) -> dict:
             "min": lo_all.tolist() if lo_all is not None else None,
             "max": hi_all.tolist() if hi_all is not None else None,
             "layers": layers}
+
+
+def blender_expectation(summary_: dict, layer: str | None = None) -> dict:
+    """What Blender's own glTF importer must show for a file written from a
+    scene with this summary(): the triangle count and the bounds in
+    Blender's Z-up frame (the importer maps glTF (x, y, z) to (x, -z, y)).
+    For the Blender test: import the .glb, sum the mesh triangles, take
+    min/max over all world-space vertices, compare within float tolerance.
+    layer: one layer's numbers (e.g. "world") instead of the total."""
+    s = summary_ if layer is None else summary_["layers"][layer]
+    (x0, y0, z0), (x1, y1, z1) = s["min"], s["max"]
+    return {"triangles": s["triangles"],
+            "min": [x0, -z1, y0], "max": [x1, -z0, y1]}
 
 
 def level_images(lvl) -> list[tuple[str, np.ndarray]]:
