@@ -288,3 +288,9 @@ def test_output_closed_early_is_quiet():
     r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert r.returncode == 1
     assert r.stderr == ""
+
+
+def test_several_inputs_into_one_file_is_refused(tmp_path, fake_open, capsys):
+    assert cli.main(["convert", "a.fake", "b.fake", "-o", str(tmp_path / "x.glb")]) == 1
+    assert "need -o to be a folder" in capsys.readouterr().err
+    assert not (tmp_path / "x.glb").exists()

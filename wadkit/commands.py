@@ -17,8 +17,15 @@ from .detect import open as open_level
 
 from .meshio import MeshError
 
+
+
+class UsageError(Exception):
+    """A command line that cannot work (shown as one line, exit 1)."""
+
+
 # Errors shown as one line without a traceback (unless --debug).
-EXPECTED = (FormatError, LimitError, OSError, NotImplementedError, MeshError)
+EXPECTED = (FormatError, LimitError, OSError, NotImplementedError, MeshError,
+            UsageError)
 _EXPECTED = EXPECTED + (ValueError,)
 
 
@@ -123,7 +130,10 @@ def cmd_convert(args) -> int:
     out_ext = os.path.splitext(args.output)[1].lstrip(".").lower()
     fmt = args.format or (out_ext if out_ext in export.FORMATS else "glb")
     many = len(args.files) > 1
-    if many or os.path.splitext(args.output)[1].lstrip(".").lower() != fmt:
+    if many and out_ext in export.FORMATS:
+        raise UsageError(f"{len(args.files)} input files need -o to "
+                                  f"be a folder, not a .{out_ext} file")
+    if many or out_ext != fmt:
         os.makedirs(args.output, exist_ok=True)
     progress = Progress(len(args.files)) if many else None
     failed, taken = 0, set[str]()
