@@ -334,8 +334,8 @@ def _demo_eng(outdir: str, seed: int) -> None:
     from . import demo, eng, export
     wad = os.path.join(outdir, "sample_eng.wad")
     data = demo.build_eng_demo(seed)
-    with open(wad, "wb") as f:
-        f.write(data)
+    with open(wad, "wb") as out:
+        out.write(data)
     lvl = eng.open(wad)
     glb = os.path.join(outdir, "sample_eng.glb")
     s = export.export_level(lvl, glb, "glb", collision=True)

@@ -50,7 +50,9 @@ def _value_noise(rng: np.random.Generator, shape, cells: int) -> np.ndarray:
 
 
 def _fbm(rng, shape, base=4, octaves=4) -> np.ndarray:
-    out = sum(_value_noise(rng, shape, base << k) / (1 << k) for k in range(octaves))
+    out = np.zeros(shape)
+    for k in range(octaves):
+        out += _value_noise(rng, shape, base << k) / (1 << k)
     return out / sum(1 / (1 << k) for k in range(octaves))
 
 
@@ -343,8 +345,8 @@ def _normals(q):
 def _collision(tris) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """(positions, triangles, material): the solid triangles (material 0) and
     the death plane, one quad per cell split in two (material 0x1e)."""
-    cx, cz = np.meshgrid(np.arange(GRID), np.arange(GRID))
-    cx, cz = cx.ravel(), cz.ravel()
+    gx, gz = np.meshgrid(np.arange(GRID), np.arange(GRID))
+    cx, cz = gx.ravel(), gz.ravel()
     q = np.stack([np.stack([cx + dx, np.full(cx.shape, DEATH_Y), cz + dz], -1)
                   for dx, dz in ((0, 0), (0, 1), (1, 1), (1, 0))], 1).astype(np.float64)
     # keep the far edges inside the grid: a corner on x = GRID would enter

@@ -113,12 +113,12 @@ def level_bytes(tfrag_block: bytes, texs, compress, level_id: int = 1) -> bytes:
         h, w = px.shape
         # 16 bytes: i32 data offset, i16 width, height, type, palette, 2 × pad
         entries += struct.pack("<ihhhhhh", data_ofs, w, h, 1, 4 * k, 0, 0)
-    core = bytes(core)
-    stream = compress(core)
+    plain = bytes(core)
+    stream = compress(plain)
     stream_size = int.from_bytes(stream[3:7], "little", signed=True)
     fields = {0x00: 1, 0x04: 0xBC, 0x08: 0, 0x0C: occlusion, 0x10: sky,
               0x14: collision, 0x30: len(texs), 0x34: 0xC0,
-              0x60: textures_base, 0x88: stream_size, 0x8C: len(core)}
+              0x60: textures_base, 0x88: stream_size, 0x8C: len(plain)}
     head = bytearray(0xBC)
     for off, v in fields.items():
         struct.pack_into("<i", head, off, v)
@@ -151,7 +151,7 @@ def level_bytes(tfrag_block: bytes, texs, compress, level_id: int = 1) -> bytes:
 def build_rc2_demo(seed: int = 1) -> bytes:
     """The RC2 sample level as LEVEL WAD bytes (needs wadkit.rc2 and lz)."""
     try:
-        from . import lz, rc2
+        from . import lz, rc2  # type: ignore[attr-defined]  # the RC2 work
     except ImportError:
         raise NotImplementedError("the RC2 writers are not built into this "
                                   "wadkit yet") from None

@@ -74,13 +74,13 @@ def read_obj(path: str) -> dict:
                 names.append(name)
         elif ln.startswith("f "):
             refs = []
-            for c in ln.split()[1:]:
-                parts = c.split("/")
+            for corner in ln.split()[1:]:
+                parts = corner.split("/")
                 try:
                     vi = int(parts[0])
                     ti = int(parts[1]) if len(parts) > 1 and parts[1] else 0
                 except ValueError:
-                    raise MeshError(f"{path}: bad face corner {c!r}") from None
+                    raise MeshError(f"{path}: bad face corner {corner!r}") from None
                 refs.append((vi + len(v) + 1 if vi < 0 else vi,
                              ti + len(vt) + 1 if ti < 0 else ti))
             for k in range(1, len(refs) - 1):        # fan
@@ -89,23 +89,23 @@ def read_obj(path: str) -> dict:
     if cur == -1 and mats:
         names.append("default")
     c = np.array(corners, dtype=np.int64).reshape(-1, 3, 2)
-    vi, ti = c[..., 0] - 1, c[..., 1] - 1
-    if len(c) and (vi.min() < 0 or vi.max() >= len(v)):
+    v_idx, t_idx = c[..., 0] - 1, c[..., 1] - 1
+    if len(c) and (v_idx.min() < 0 or v_idx.max() >= len(v)):
         raise MeshError(f"{path}: a face uses a vertex that does not exist")
-    has_uv = len(c) > 0 and bool((ti >= 0).all())
-    if has_uv and ti.max() >= len(vt):
+    has_uv = len(c) > 0 and bool((t_idx >= 0).all())
+    if has_uv and t_idx.max() >= len(vt):
         raise MeshError(f"{path}: a face uses a texture coordinate that does not exist")
     uv = None
     if has_uv:
-        uv = vt[ti][..., :2].copy()
+        uv = vt[t_idx][..., :2].copy()
         uv[..., 1] = 1.0 - uv[..., 1]
     color = None
     if v.shape[1] >= 6:
-        color = np.concatenate([v[vi][..., 3:6],
-                                np.ones(vi.shape + (1,), np.float32)], axis=2)
+        color = np.concatenate([v[v_idx][..., 3:6],
+                                np.ones(v_idx.shape + (1,), np.float32)], axis=2)
     mat = np.array(mats, dtype=np.int32)
     return {"positions": np.ascontiguousarray(v[:, :3]),
-            "triangles": vi.astype(np.uint32), "uv": uv, "color": color,
+            "triangles": v_idx.astype(np.uint32), "uv": uv, "color": color,
             "material": np.where(mat < 0, 0, mat).astype(np.int32),
             "material_names": names}
 

@@ -225,7 +225,9 @@ def model_uvs(model, textures) -> np.ndarray | None:
     tex = np.where((tex >= 0) & (tex < len(rects)), tex, len(rects))
     rects = np.concatenate([rects, [[0, 0, 1, 1]]]).astype(np.float32)
     pairs, inv = np.unique(np.stack([tex, flags], 1), axis=0, return_inverse=True)
-    table = np.stack([_core.eng_face_uvs(tuple(float(v) for v in rects[t]), int(f))
+    table = np.stack([_core.eng_face_uvs((float(rects[t][0]), float(rects[t][1]),
+                                          float(rects[t][2]), float(rects[t][3])),
+                                         int(f))
                       for t, f in pairs.tolist()]) if len(pairs) else \
         np.zeros((0, 3, 2), np.float32)
     # eng_face_uvs is in stored (export) corner order; file order is (0,2,1)
@@ -235,7 +237,8 @@ def model_uvs(model, textures) -> np.ndarray | None:
 def _eng_objects(lvl, scene: Scene, world_max_x: float) -> None:
     """STPC object models side by side along +x, 2 units past the level,
     textured like the world (materials by page/blend), white vertex colour."""
-    pos, tris, groups, uvs, texs, flags = [], [], [], [], [], []
+    pos, tris, groups, texs, flags = [], [], [], [], []
+    uvs: list[np.ndarray | None] = []
     x = world_max_x + 2.0
     base = 0
     textures = getattr(lvl, "textures", None)
@@ -259,10 +262,11 @@ def _eng_objects(lvl, scene: Scene, world_max_x: float) -> None:
     mesh = {"positions": np.concatenate(pos), "triangles": np.concatenate(tris),
             "group": np.concatenate(groups),
             "color": np.ones((n, 3, 4), np.float32)}
-    if textures is not None and all(u is not None for u in uvs):
+    got = [u for u in uvs if u is not None]
+    if textures is not None and len(got) == len(uvs):
         mats, per_tri = eng_materials(textures, len(scene.images),
                                       np.concatenate(texs), np.concatenate(flags))
-        mesh["uv"] = np.concatenate(uvs)
+        mesh["uv"] = np.concatenate(got)
         mesh["material"] = per_tri + len(scene.materials)
         scene.materials += mats
     else:
