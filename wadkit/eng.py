@@ -11,7 +11,9 @@ import os
 from typing import NamedTuple
 
 from . import _core
+from ._eng_geom import GeometryMixin, ImportMixin
 from . import _eng_text
+from ._eng_floor import FloorMixin
 
 
 class Chunk(NamedTuple):
@@ -20,7 +22,7 @@ class Chunk(NamedTuple):
     size: int     # payload size in bytes (without the header)
 
 
-class Level:
+class Level(GeometryMixin, ImportMixin, FloorMixin):
     """An ENG level WAD. Holds the file mapped; edits are kept until save()."""
 
     def __init__(self, wad: _core.EngWad, path: str | None = None):

@@ -60,6 +60,8 @@ wk_exec (PyObject *module)
     return -1;
   if (wk_eng_wad_register (module, st) < 0)
     return -1;
+  if (wk_eng_geom_register (module, st) < 0)
+    return -1;
   if (wk_eng_text_register (module, st) < 0)
     return -1;
   return wk_eng_floor_register (module, st);
@@ -74,6 +76,7 @@ wk_traverse (PyObject *module, visitproc visit, void *arg)
   Py_VISIT (st->LimitError);
   Py_VISIT (st->WadWarning);
   Py_VISIT (st->EngWadType);
+  Py_VISIT (st->EngGeomType);
   Py_VISIT (st->EngTextType);
   Py_VISIT (st->EngFloorWorldType);
   return 0;
@@ -88,6 +91,7 @@ wk_clear (PyObject *module)
   Py_CLEAR (st->LimitError);
   Py_CLEAR (st->WadWarning);
   Py_CLEAR (st->EngWadType);
+  Py_CLEAR (st->EngGeomType);
   Py_CLEAR (st->EngTextType);
   Py_CLEAR (st->EngFloorWorldType);
   return 0;

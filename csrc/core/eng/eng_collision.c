@@ -1,5 +1,7 @@
 #include "eng_collision.h"
 
+#include "../common/wk_vec.h"
+
 #include <math.h>
 
 #include "../common/wk_error.h"
@@ -31,35 +33,15 @@ wk_eng_coll_plane (const WkEngCollRecord *rec, guint k, double n[3], double *d)
   *d = rec->d[k] / WK_ENG_COLL_D_SCALE;
 }
 
-static void
-cross (const double a[3], const double b[3], double out[3])
-{
-  out[0] = a[1] * b[2] - a[2] * b[1];
-  out[1] = a[2] * b[0] - a[0] * b[2];
-  out[2] = a[0] * b[1] - a[1] * b[0];
-}
-
-static double
-dot (const double a[3], const double b[3])
-{
-  return a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
-}
-
-static double
-norm (const double a[3])
-{
-  return sqrt (dot (a, a));
-}
-
 gboolean
 wk_eng_planes_meet (const double n[3][3], const double d[3], double p[3])
 {
   /* Cramer's rule: p = (d0 (n1×n2) + d1 (n2×n0) + d2 (n0×n1)) / det */
   double c12[3], c20[3], c01[3];
-  cross (n[1], n[2], c12);
-  cross (n[2], n[0], c20);
-  cross (n[0], n[1], c01);
-  double det = dot (n[0], c12);
+  wk_vec_cross (n[1], n[2], c12);
+  wk_vec_cross (n[2], n[0], c20);
+  wk_vec_cross (n[0], n[1], c01);
+  double det = wk_vec_dot (n[0], c12);
   /* normals are ~unit: |det| is the sine-ish volume of the three */
   if (!(fabs (det) > 1e-9))
     return FALSE;
@@ -188,13 +170,13 @@ wk_eng_coll_degenerate (const double corners[][3], guint n)
 {
   double area[3];
   newell (corners, n, area);
-  if (!(norm (area) / 2.0 >= MIN_AREA))
+  if (!(wk_vec_norm (area) / 2.0 >= MIN_AREA))
     return TRUE;
   for (guint i = 0; i < n; i++)
     {
       const double *a = corners[i], *b = corners[(i + 1) % n];
       double e[3] = { b[0] - a[0], b[1] - a[1], b[2] - a[2] };
-      if (!(norm (e) >= MIN_EDGE))
+      if (!(wk_vec_norm (e) >= MIN_EDGE))
         return TRUE;
     }
   return FALSE;
@@ -288,7 +270,7 @@ wk_eng_coll_encode_polygon (const double c[][3], guint n, guint8 material,
     }
   double u[3], centre[3] = { 0, 0, 0 };
   newell (c, n, u);
-  double len = norm (u);
+  double len = wk_vec_norm (u);
   for (int k = 0; k < 3; k++)
     u[k] /= len;
   for (guint i = 0; i < n; i++)
@@ -297,11 +279,11 @@ wk_eng_coll_encode_polygon (const double c[][3], guint n, guint8 material,
   for (guint i = 0; i < n; i++)
     {
       double off[3] = { c[i][0] - centre[0], c[i][1] - centre[1], c[i][2] - centre[2] };
-      if (fabs (dot (off, u)) > MAX_NONPLANAR)
+      if (fabs (wk_vec_dot (off, u)) > MAX_NONPLANAR)
         {
           wk_set_error (error, WK_ERROR_ARGUMENT, -1,
                         "quad is not planar: corner %u lies %.4f units off "
-                        "its plane (split it into triangles)", i, fabs (dot (off, u)));
+                        "its plane (split it into triangles)", i, fabs (wk_vec_dot (off, u)));
           return FALSE;
         }
     }
@@ -321,14 +303,14 @@ wk_eng_coll_encode_polygon (const double c[][3], guint n, guint8 material,
     {
       const double *a = c[(j + n - 1) % n], *b = c[j];
       double dir[3] = { b[0] - a[0], b[1] - a[1], b[2] - a[2] }, in[3];
-      cross (u, dir, in);
-      double l = norm (in);
+      wk_vec_cross (u, dir, in);
+      double l = wk_vec_norm (in);
       for (int k = 0; k < 3; k++)
         in[k] /= l;
       for (guint i = 0; i < n; i++)
         {
           double off[3] = { c[i][0] - a[0], c[i][1] - a[1], c[i][2] - a[2] };
-          if (dot (off, in) < -CONVEX_EPS)
+          if (wk_vec_dot (off, in) < -CONVEX_EPS)
             {
               wk_set_error (error, WK_ERROR_ARGUMENT, -1,
                             "quad is not convex (corner %u lies outside edge "

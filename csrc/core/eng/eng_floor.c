@@ -1,5 +1,7 @@
 #include "eng_floor.h"
 
+#include "../common/wk_vec.h"
+
 #include <math.h>
 
 #include "../common/wk_error.h"
@@ -358,30 +360,17 @@ wk_eng_floor_test (const WkEngFloorWorld *w, const WkEngFloorProbe *p,
 
 /* ---- exposed-needle scan ---- */
 
-static void
-vsub (const double a[3], const double b[3], double out[3])
-{
-  for (int k = 0; k < 3; k++)
-    out[k] = a[k] - b[k];
-}
-
-static double
-vdot (const double a[3], const double b[3])
-{
-  return a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
-}
-
 static double
 seg_dist (const double q[3], const double a[3], const double b[3])
 {
   double ab[3], aq[3], x[3];
-  vsub (b, a, ab);
-  vsub (q, a, aq);
-  double l2 = vdot (ab, ab);
-  double t = l2 > 0 ? CLAMP (vdot (aq, ab) / l2, 0.0, 1.0) : 0.0;
+  wk_vec_sub (b, a, ab);
+  wk_vec_sub (q, a, aq);
+  double l2 = wk_vec_dot (ab, ab);
+  double t = l2 > 0 ? CLAMP (wk_vec_dot (aq, ab) / l2, 0.0, 1.0) : 0.0;
   for (int k = 0; k < 3; k++)
     x[k] = aq[k] - t * ab[k];
-  return sqrt (vdot (x, x));
+  return sqrt (wk_vec_dot (x, x));
 }
 
 /* Distance from q (on the polygon's plane) to the polygon: 0 inside. */
@@ -403,12 +392,12 @@ polygon_dist (const WkEngCollPolygon *poly, const double q[3])
     {
       const double *a = poly->corners[i], *b = poly->corners[(i + 1) % n];
       double ab[3], aq[3], cr[3];
-      vsub (b, a, ab);
-      vsub (q, a, aq);
+      wk_vec_sub (b, a, ab);
+      wk_vec_sub (q, a, aq);
       cr[0] = ab[1] * aq[2] - ab[2] * aq[1];
       cr[1] = ab[2] * aq[0] - ab[0] * aq[2];
       cr[2] = ab[0] * aq[1] - ab[1] * aq[0];
-      if (vdot (cr, nrm) < 0)
+      if (wk_vec_dot (cr, nrm) < 0)
         inside = FALSE;
       best = MIN (best, seg_dist (q, a, b));
     }
