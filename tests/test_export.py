@@ -392,3 +392,22 @@ def test_blender_expectation_axes():
     e = E.blender_expectation(s)
     assert e == {"triangles": 4, "min": [5.0, -21.0, 0.0], "max": [11.0, -5.0, 3.0]}
     assert E.blender_expectation(s, "world") == e
+
+
+def test_collision_faces_the_decoded_surface_normal():
+    from wadkit.export.levels import collision_polygons
+    nan = np.nan
+    coll = {"corners": np.array([[[-.5, 0, -.5], [.5, 0, -.5], [.5, 0, .5], [-.5, 0, .5]],
+                                 [[0, 0, 0], [1, 0, 0], [0, 0, 1], [nan, nan, nan]],
+                                 [[0, 0, 0], [0, 0, 1], [1, 0, 0], [nan, nan, nan]]],
+                                np.float32),
+            "n_corners": np.array([4, 3, 3]), "material": np.array([0, 0, 0]),
+            "normal": np.array([[0, 1, 0], [0, 1, 0], [0, 1, 0]], np.float32)}
+    corners, quad, _ = collision_polygons(coll)
+    # right-hand normals of (0,1,2): all up now; the quad reversed to 0,3,2,1,
+    # the first triangle to 0,2,1, the third (already up) unchanged
+    rh = np.cross(corners[:, 1] - corners[:, 0], corners[:, 2] - corners[:, 0])
+    assert (rh[:, 1] > 0).all()
+    np.testing.assert_array_equal(corners[0], coll["corners"][0][[0, 3, 2, 1]])
+    np.testing.assert_array_equal(corners[2, :3], coll["corners"][2, :3])
+    assert quad.tolist() == [True, False, False]

@@ -120,3 +120,20 @@ def test_obj_errors(tmp_path):
         read_mesh(p)
     with pytest.raises(MeshError, match="unknown mesh format"):
         read_mesh(tmp_path / "x.fbx")
+
+
+def test_layers_of_our_exports_chosen_by_name(tmp_path):
+    import fake_levels as F
+    from wadkit import export
+    sc = export.eng_scene(F.FakeEngLevel(), collision=True)
+    for ext in ("glb", "obj"):
+        export.write(sc, tmp_path / f"l.{ext}")
+        p = tmp_path / f"l.{ext}"
+        assert len(read_mesh(p)["triangles"]) == 10
+        assert len(read_mesh(p, exclude=("collision", "objects"))["triangles"]) == 4
+        coll = read_mesh(p, only="collision")
+        assert len(coll["triangles"]) == 6
+        assert sorted(set(coll["material_names"][i] for i in coll["material"])) == \
+            ["coll_00", "coll_1e"]
+        # a file without that layer: everything
+        assert len(read_mesh(p, only="terrain")["triangles"]) == 10

@@ -305,7 +305,8 @@ def cmd_import_mesh(args) -> int:
         raise NotImplementedError("the ENG write path (with_geometry) is not "
                                   "built into this wadkit yet")
     args.file = args.mesh
-    mesh = read_mesh(args.mesh)
+    # the render mesh only: not the collision / objects trees of our exports
+    mesh = read_mesh(args.mesh, exclude=("collision", "objects"))
     texture = textures_for_materials(mesh["material_names"], base.textures,
                                      args.default_tex)[mesh["material"]]
     t = len(mesh["triangles"])
@@ -313,12 +314,16 @@ def cmd_import_mesh(args) -> int:
     coll = None
     if args.coll_mesh:
         args.file = args.coll_mesh
-        coll = collision_from_mesh(read_mesh(args.coll_mesh))
+        coll = collision_from_mesh(read_mesh(args.coll_mesh, only="collision"))
     args.file = args.base
-    new = base.with_geometry(mesh["positions"], mesh["triangles"], uv, texture,
-                             color=mesh["color"], collision=coll,
-                             keep_tiles=args.keep_tiles, zones=args.zones,
-                             default_texture=args.default_tex)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", WadWarning)
+        new = base.with_geometry(mesh["positions"], mesh["triangles"], uv, texture,
+                                 color=mesh["color"], collision=coll,
+                                 keep_tiles=args.keep_tiles, zones=args.zones,
+                                 default_texture=args.default_tex)
+    for w in caught:
+        print(f"wadkit: {args.output}: warning: {w.message}", file=sys.stderr)
     args.file = args.output
     new.save(args.output)
     print(f"{args.output}: {t} triangles from {args.mesh} into {args.base}")

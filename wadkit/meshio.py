@@ -31,13 +31,18 @@ class MeshError(ValueError):
     """A mesh file wadkit cannot read (names the file and what)."""
 
 
-def read_mesh(path: str | os.PathLike) -> dict:
+def read_mesh(path: str | os.PathLike, *, exclude: tuple[str, ...] = (),
+              only: str | None = None) -> dict:
+    """exclude: layers to leave out, only: the one layer to read, by the
+    names wadkit's exporters give them (glTF root nodes "world",
+    "collision", "objects"; OBJ objects "collision/…", "objects/…").
+    only falls back to the whole file when it has no such layer."""
     path = os.fspath(path)
     ext = os.path.splitext(path)[1].lower()
     if ext == ".obj":
-        return read_obj(path)
+        return read_obj(path, exclude, only)
     if ext in (".glb", ".gltf"):
-        return read_gltf(path)
+        return read_gltf(path, exclude, only)
     raise MeshError(f"{path}: unknown mesh format {ext!r} (.obj, .glb, .gltf)")
 
 
@@ -56,9 +61,17 @@ def _floats(lines: list[str], n_min: int, path: str, what: str) -> np.ndarray:
         raise MeshError(f"{path}: bad number in a '{what}' line ({exc})") from None
 
 
-def read_obj(path: str) -> dict:
+def _obj_layer(name: str) -> str:
+    return name.split("/", 1)[0] if "/" in name else "world"
+
+
+def read_obj(path: str, exclude: tuple[str, ...] = (), only: str | None = None) -> dict:
     with open(path, encoding="utf-8", errors="replace") as f:
         lines = [ln.strip() for ln in f]
+    layers = {_obj_layer(ln[2:].strip()) for ln in lines if ln.startswith("o ")}
+    if only is not None and only not in layers:
+        only = None
+    keep = True
     v = _floats([ln for ln in lines if ln.startswith("v ")], 3, path, "v")
     vt = _floats([ln for ln in lines if ln.startswith("vt ")], 2, path, "vt")
     names: list[str] = []
@@ -67,12 +80,15 @@ def read_obj(path: str) -> dict:
     corners: list[list[int]] = []      # per triangle: 3 × (v, vt)
     mats: list[int] = []
     for ln in lines:
-        if ln.startswith("usemtl"):
+        if ln.startswith("o "):
+            layer = _obj_layer(ln[2:].strip())
+            keep = layer not in exclude and (only is None or layer == only)
+        elif ln.startswith("usemtl"):
             name = ln[6:].strip() or "default"
             cur = name_id.setdefault(name, len(name_id))
             if cur == len(names):
                 names.append(name)
-        elif ln.startswith("f "):
+        elif ln.startswith("f ") and keep:
             refs = []
             for corner in ln.split()[1:]:
                 parts = corner.split("/")
@@ -186,7 +202,8 @@ def _matrix(node) -> np.ndarray:
     return m
 
 
-def read_gltf(path: str) -> dict:
+def read_gltf(path: str, exclude: tuple[str, ...] = (),
+              only: str | None = None) -> dict:
     try:
         gltf, buffers = _load_gltf(path)
     except (json.JSONDecodeError, UnicodeDecodeError) as exc:
@@ -197,7 +214,12 @@ def read_gltf(path: str) -> dict:
     base = 0
     nodes = gltf.get("nodes", [])
     scene = gltf.get("scenes", [{"nodes": list(range(len(nodes)))}])[gltf.get("scene", 0)]
-    stack = [(n, np.eye(4)) for n in scene.get("nodes", [])][::-1]
+    roots = scene.get("nodes", [])
+    root_names = [nodes[r].get("name") for r in roots]
+    if only is not None and only in root_names:
+        roots = [r for r, n in zip(roots, root_names) if n == only]
+    roots = [r for r in roots if nodes[r].get("name") not in exclude]
+    stack = [(n, np.eye(4)) for n in roots][::-1]
     any_uv = any_col = False
     while stack:
         ni, parent = stack.pop()

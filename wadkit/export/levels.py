@@ -104,8 +104,10 @@ def eng_materials(textures, n_pages: int, texture: np.ndarray,
 
 def collision_polygons(coll) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """A model's collision → (corners (P,4,3) f32, quad (P,) bool,
-    material (P,) int). Accepts a record of arrays (corners (P,4,3) or (P,k,3),
-    type, material) or a sequence of polygons with .corners/.type/.material."""
+    material (P,) int), corners counter-clockwise around the surface normal
+    when the decoder gives one. Accepts a record of arrays (corners (P,4,3)
+    or (P,k,3), n_corners or type, material, normal) or a sequence of
+    polygons with .corners/.type/.material."""
     if coll is None:
         return np.zeros((0, 4, 3), np.float32), np.zeros(0, bool), np.zeros(0, int)
     corners = _get(coll, "corners")
@@ -127,7 +129,20 @@ def collision_polygons(coll) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
             mat[i] = int(_get(p, "material", default=0))
     if corners.shape[1] == 3:
         corners = np.concatenate([corners, corners[:, :1]], axis=1)
-    return corners, (kinds & 1) != 0, mat
+    quad = (kinds & 1) != 0
+    normal = _get(coll, "normal") if isinstance(coll, dict) or hasattr(coll, "normal") else None
+    if normal is not None and len(corners):
+        # the decoder lists corners clockwise around the surface normal; turn
+        # them so the right-hand normal is the surface's (front faces up for
+        # floors, and the write path encodes the same side back)
+        n = np.asarray(normal, dtype=np.float32)
+        rh = np.cross(corners[:, 1] - corners[:, 0], corners[:, 2] - corners[:, 0])
+        flip = (rh * n).sum(axis=1) < 0
+        tri_order = np.where(quad[:, None], [0, 3, 2, 1], [0, 2, 1, 3])
+        corners = np.where(flip[:, None, None],
+                           np.take_along_axis(corners, tri_order[:, :, None], 1),
+                           corners)
+    return corners, quad, mat
 
 
 def tile_transform(local: np.ndarray, position, rotation: int) -> np.ndarray:
