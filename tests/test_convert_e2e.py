@@ -191,3 +191,35 @@ def test_import_mesh_round_trip(write, tmp_path, fmt):
     np.testing.assert_array_equal(lvl.pages[0].rgba, PAGE_RGBA)
     hit = lvl.floor(3.5, 1.2, 2.5)
     assert hit is not None and hit["height"] == pytest.approx(1.0, abs=0.01)
+
+
+def test_info_counts(write):
+    data, facts = L.realistic_level()
+    path = write("real.wad", data)
+    r = run("info", path, "--json")
+    assert r.returncode == 0, r.stderr
+    c = json.loads(r.stdout)["counts"]
+    lvl = wadkit.eng.open(path)
+    faces = np.array([len(m.triangles) for m in lvl.models])
+    assert c["models"] == facts["models"] == 300
+    assert c["tiles"] == facts["tiles"] and c["grid"] == [64, 64]
+    assert c["triangles"] == int(faces[np.asarray(lvl.tiles.model)].sum())
+    assert c["objects"] == 2 and c["pages"] == 0 and c["textures"] == 64
+    assert "errors" not in c
+    text = run("info", path).stdout
+    assert "counts: models 300, objects 2, tiles 1400, grid 64x64" in text
+
+
+def test_info_counts_of_a_damaged_level(write):
+    data = small_level()
+    # cut the MAP payload short by rewriting its size field and the length
+    lvl = wadkit.eng.from_bytes(data)
+    m = next(c for c in lvl.chunks if c.tag == "MAP ")
+    bad = bytearray(data[:m.offset + 8 + 20]) + data[m.offset + 8 + m.size:]
+    struct.pack_into("<I", bad, m.offset + 4, 20)
+    struct.pack_into("<I", bad, 0, len(bad))
+    r = run("info", write("bad.wad", bytes(bad)), "--json")
+    assert r.returncode == 0, r.stderr
+    c = json.loads(r.stdout)["counts"]
+    assert c["pages"] == 1 and c["textures"] == 1        # TEXT still counted
+    assert len(c["errors"]) == 1 and "MAP" in c["errors"][0]

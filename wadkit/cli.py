@@ -22,12 +22,22 @@ def _print_info(info: dict) -> None:
         print(f"  {c['tag']:<6}{c['offset']:>#10x}{c['size']:>10}")
     for w in info["warnings"]:
         print(f"  warning: {w}")
+    counts = info.get("counts") or {}
+    shown = [f"{k.replace('_', ' ')} "
+             f"{'x'.join(map(str, v)) if isinstance(v, list) else v}"
+             for k, v in counts.items() if k != "errors"]
+    if shown:
+        print("  counts: " + ", ".join(shown))
+    for e in counts.get("errors", []):
+        print(f"  unreadable: {e}")
 
 
 def cmd_info(args) -> int:
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", WadWarning)  # listed in the output
-        info = open_level(args.file).info()
+        lvl = open_level(args.file)
+        info = lvl.info()
+    info["counts"] = commands.level_counts(lvl)
     if args.json:
         json.dump(info, sys.stdout, indent=2)
         print()

@@ -73,6 +73,52 @@ def _unsupported(lvl, what):
                               "in this wadkit")
 
 
+# ------------------------------------------------------------------ info counts
+
+def _eng_counts(lvl) -> dict:
+    faces = np.array([len(m.triangles) for m in lvl.models], dtype=np.int64)
+    coll = np.array([int(sum(m.collision_groups)) for m in lvl.models], np.int64)
+    model = np.asarray(lvl.tiles.model, dtype=np.int64)
+    h, w = np.shape(lvl.zones.grid)
+    return {"models": len(faces), "objects": len(lvl.objects),
+            "tiles": len(model), "grid": [int(w), int(h)],
+            "triangles": int(faces[model].sum()),
+            "collision_polygons": int(coll[model].sum())}
+
+
+def _rc2_counts(lvl) -> dict:
+    return {"patches": len(lvl.patches),
+            "triangles": int(sum(p["tri_count"] for p in lvl.patches)),
+            "tfrag_textures": len(lvl.tfrag_textures)}
+
+
+def level_counts(lvl) -> dict:
+    """The "counts" of `wadkit info` (docs/cli.md). Each part is read on its
+    own; a part that does not parse is named under "errors" instead, so
+    info still describes a damaged file."""
+    out: dict = {}
+    errors = []
+    parts = []
+    from .export import _has   # not hasattr(lvl, …): a property may raise
+    if _has(lvl, "world_mesh"):
+        parts.append(_eng_counts)
+    if _has(lvl, "pages"):
+        parts.append(lambda x: {"pages": len(x.pages),
+                                "textures": len(np.asarray(x.textures["page"]))})
+    if _has(lvl, "terrain"):
+        parts.append(_rc2_counts)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", WadWarning)
+        for part in parts:
+            try:
+                out.update(part(lvl))
+            except (FormatError, KeyError, ValueError) as exc:
+                errors.append(str(exc).strip("'\""))
+    if errors:
+        out["errors"] = errors
+    return out
+
+
 # ------------------------------------------------------------------ convert
 
 class Progress:

@@ -84,11 +84,16 @@ def blender_expectation(summary_: dict, layer: str | None = None) -> dict:
             "min": [x0, -z1, y0], "max": [x1, -z0, y1]}
 
 
+def _has(obj, name: str) -> bool:
+    """hasattr without evaluating a property (which may raise FormatError)."""
+    return hasattr(type(obj), name) or name in getattr(obj, "__dict__", {})
+
+
 def level_images(lvl) -> list[tuple[str, np.ndarray]]:
     """(file stem, RGBA) of every texture page (ENG) or tfrag texture (RC2)."""
-    if hasattr(lvl, "tfrag_textures"):
+    if _has(lvl, "tfrag_textures"):
         return [(f"tfrag_{i:03d}", t) for i, t in enumerate(lvl.tfrag_textures)]
-    if hasattr(lvl, "pages"):
+    if _has(lvl, "pages"):
         return [(f"page_{i:02d}", p.rgba) for i, p in enumerate(lvl.pages)]
     kind = type(lvl).__module__.rsplit(".", 1)[-1].upper()
     raise NotImplementedError(f"textures of {kind} levels are not built into "
