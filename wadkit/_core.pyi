@@ -140,3 +140,38 @@ class EngGeometry:
     def build_trak(self) -> bytes: ...
     def build_map(self) -> bytes: ...
     def build_stpc(self) -> bytes: ...
+
+@final
+class Rc2Level:
+    """An RC2 LEVEL<n>.WAD's container; the whole file via the buffer protocol."""
+    def __new__(cls, source: str | os.PathLike[str] | Buffer) -> Rc2Level: ...
+    @property
+    def header(self) -> dict[str, int]: ...
+    @property
+    def extents(self) -> dict[str, tuple[int, int, int, int]]:
+        """{name: (byte offset, byte size, sector, sector count)}."""
+    @property
+    def sections(self) -> dict[str, tuple[int, int]]: ...
+    @property
+    def core_header(self) -> dict[str, int | tuple[int, int]]: ...
+    def decompress(self, name: str, max_size: int = 1 << 28) -> bytes: ...
+    if sys.version_info >= (3, 12):
+        def __buffer__(self, flags: int, /) -> memoryview: ...
+
+def lz_decompress(data: Buffer, max_size: int = 1 << 28, expected: int = -1) -> bytes:
+    """A whole WAD-LZ stream → bytes (FormatError on a broken stream)."""
+def lz_compress(data: Buffer, mode: str = "best") -> bytes:
+    """A game-safe WAD-LZ stream ('lazy', 'greedy' or 'best')."""
+def lz_validate(data: Buffer, limit: int = 1000) -> list[str]:
+    """The game's stream rules the data breaks; [] when clean."""
+def tfrag_parse(block: Buffer, lod: int = 0, texture_count: int = -1,
+                base: int = 0) -> dict[str, Any]:
+    """A tfrags block → dict of arrays (positions, triangles, uv, …, patches)."""
+def tfrag_texture(pixels: Buffer, width: int, height: int, palette: Buffer,
+                  /) -> NDArray[np.uint8]:
+    """8-bit pixels + a 256-entry CLUT-ordered palette → (H, W, 4) RGBA."""
+def tfrag_build(meshes: Sequence[tuple[NDArray[np.float32], NDArray[np.float32],
+                                      NDArray[np.float32], NDArray[np.uint32],
+                                      NDArray[np.uint32], NDArray[np.int32]]],
+                lod_distance: float = 32.0, /) -> bytes:
+    """Packed meshes → a tfrags block (read back before it is returned)."""
