@@ -170,16 +170,6 @@ def test_needles_json(fake_open, capsys):
                                  "fraction": 0.3, "below": 0.199}]}
 
 
-def test_floor_on_a_level_without_it_is_one_line(write, capsys):
-    path = write("lvl.wad", B.sample_wad())
-    from wadkit import eng
-    if hasattr(eng.Level, "floor"):
-        pytest.skip("the ENG floor test has landed")
-    assert cli.main(["floor", path, "0", "0", "0"]) == 1
-    err = capsys.readouterr().err
-    assert err.count("\n") == 1 and "not available" in err
-
-
 def test_jsonable_converts_numpy():
     assert commands._jsonable({"a": np.float32(1.5), "b": np.arange(2),
                                "c": (np.int64(3),)}) == {"a": 1.5, "b": [0, 1],
@@ -252,15 +242,6 @@ def test_import_mesh_bad_mesh_is_one_line(tmp_path, monkeypatch, capsys):
     assert cli.main(["import-mesh", "b.wad", str(bad), str(tmp_path / "n.wad")]) == 1
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "bad.obj" in err and "does not exist" in err
-
-
-def test_import_mesh_without_write_path(write, tmp_path, capsys):
-    from wadkit import eng
-    if hasattr(eng.Level, "with_geometry"):
-        pytest.skip("the ENG write path has landed")
-    base = write("b.wad", B.sample_wad())
-    assert cli.main(["import-mesh", base, "m.obj", str(tmp_path / "n.wad")]) == 1
-    assert "not built" in capsys.readouterr().err
 
 
 def test_convert_level_without_geometry_api_is_one_line(tmp_path, monkeypatch, capsys):

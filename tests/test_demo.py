@@ -105,15 +105,6 @@ def test_base_wad_pages_decode_to_the_pictures():
     np.testing.assert_allclose(t["rect"][:len(demo.TEXTURES)], demo.texture_rects())
 
 
-def test_demo_command_without_writers_is_one_line(tmp_path, capsys):
-    from wadkit import cli
-    if hasattr(wadkit.eng.Level, "with_geometry"):
-        pytest.skip("the ENG write path has landed (covered by the demo run)")
-    assert cli.main(["demo", str(tmp_path / "d")]) == 1
-    err = capsys.readouterr().err
-    assert "with_geometry" in err and "Traceback" not in err
-
-
 @pytest.mark.slow
 def test_demo_command_end_to_end(tmp_path, capsys):
     if not hasattr(wadkit.eng.Level, "with_geometry"):

@@ -98,7 +98,7 @@ def level_counts(lvl) -> dict:
     info still describes a damaged file."""
     out: dict = {}
     errors = []
-    parts = []
+    parts: list = []
     from .export import _has   # not hasattr(lvl, …): a property may raise
     if _has(lvl, "world_mesh"):
         parts.append(_eng_counts)
