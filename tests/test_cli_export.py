@@ -275,3 +275,10 @@ def test_several_inputs_into_one_file_is_refused(tmp_path, fake_open, capsys):
     assert cli.main(["convert", "a.fake", "b.fake", "-o", str(tmp_path / "x.glb")]) == 1
     assert "need -o to be a folder" in capsys.readouterr().err
     assert not (tmp_path / "x.glb").exists()
+
+
+def test_floor_and_needles_on_rc2_are_one_line(fake_open, capsys):
+    assert cli.main(["floor", "x.fakerc2", "0", "0", "0"]) == 1
+    assert cli.main(["needles", "x.fakerc2"]) == 1
+    err = capsys.readouterr().err.splitlines()
+    assert len(err) == 2 and all("not available" in e for e in err)

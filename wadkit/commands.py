@@ -1,6 +1,7 @@
-"""The wadkit subcommands beyond `info` (and `lz`, in cli.py): convert,
-textures, floor, needles, import-mesh, demo. Registered on the parser by cli.build_parser().
-JSON outputs are documented in docs/cli.md; keep them stable."""
+"""The wadkit subcommands beyond `info` and `lz` (in cli.py): convert,
+textures, floor, needles, import-mesh, demo; registered on the parser by
+cli.build_parser(). JSON outputs are documented in docs/cli.md; keep them
+stable."""
 from __future__ import annotations
 
 import json
@@ -14,9 +15,7 @@ import numpy as np
 
 from . import FormatError, LimitError, WadWarning
 from .detect import open as open_level
-
 from .meshio import MeshError
-
 
 
 class UsageError(Exception):
@@ -41,8 +40,6 @@ def _jsonable(x):
         return x.tolist()
     if isinstance(x, np.generic):
         return x.item()
-    if isinstance(x, float):
-        return float(x)
     if isinstance(x, (list, tuple)):
         return [_jsonable(v) for v in x]
     if isinstance(x, dict):
