@@ -411,3 +411,25 @@ def test_collision_faces_the_decoded_surface_normal():
     np.testing.assert_array_equal(corners[0], coll["corners"][0][[0, 3, 2, 1]])
     np.testing.assert_array_equal(corners[2, :3], coll["corners"][2, :3])
     assert quad.tolist() == [True, False, False]
+
+
+def test_collision_with_non_finite_corners_is_left_out():
+    lvl = F.FakeEngLevel()
+    c = dict(lvl.models[0].collision)
+    c["corners"] = c["corners"].copy()
+    c["corners"][1, 1] = np.inf          # the triangle's planes did not meet
+    lvl.models[0].collision = c
+    mesh = eng_collision_mesh(lvl)
+    assert len(mesh["triangles"]) == 4   # the two quads' halves, per tile
+    assert (mesh["material"] == 0).all()
+    gltf, binary = G.read_glb(E.glb_bytes(E.eng_scene(lvl, collision=True)))
+    G.check(gltf, binary)
+
+
+def test_non_finite_positions_never_reach_json():
+    sc = E.Scene(layers=[E.Layer("world", "tile", {
+        "positions": np.array([[0, 0, 0], [1, 0, 0], [np.nan, 0, 1]], np.float32),
+        "triangles": np.array([[0, 1, 2]]), "material": np.zeros(1, int),
+        "group": np.zeros(1, int)})], materials=[E.Material("m")])
+    with pytest.raises(ValueError):
+        E.glb_bytes(sc)

@@ -152,7 +152,7 @@ def build(scene: Scene) -> tuple[dict, bytes]:
 def glb_bytes(scene: Scene) -> bytes:
     """A binary glTF: header, JSON chunk (space-padded), BIN chunk."""
     gltf, binary = build(scene)
-    js = json.dumps(gltf, separators=(",", ":")).encode("utf-8")
+    js = json.dumps(gltf, separators=(",", ":"), allow_nan=False).encode("utf-8")
     js += b" " * (-len(js) % 4)
     out = [struct.pack("<II", len(js), GLB_JSON), js]
     if binary:
@@ -176,4 +176,4 @@ def write_gltf(scene: Scene, path: str | os.PathLike) -> None:
         with open(bin_path, "wb") as f:
             f.write(binary)
     with open(path, "w", encoding="utf-8") as f:
-        json.dump(gltf, f, indent=1)
+        json.dump(gltf, f, indent=1, allow_nan=False)

@@ -155,9 +155,10 @@ def tile_transform(local: np.ndarray, position, rotation: int) -> np.ndarray:
     v = np.asarray(local, dtype=np.float64)
     p = np.asarray(position, dtype=np.float64)
     out = np.empty_like(v)
-    out[:, 0] = p[0] + v[:, 0] * c + v[:, 2] * s
-    out[:, 1] = p[1] + v[:, 1]
-    out[:, 2] = p[2] - v[:, 0] * s + v[:, 2] * c
+    with np.errstate(invalid="ignore"):    # unused NaN/inf corners stay so
+        out[:, 0] = p[0] + v[:, 0] * c + v[:, 2] * s
+        out[:, 1] = p[1] + v[:, 1]
+        out[:, 2] = p[2] - v[:, 0] * s + v[:, 2] * c
     return out.astype(np.float32)
 
 
@@ -197,8 +198,13 @@ def eng_collision_mesh(lvl) -> dict:
             p = len(corners)
             t = np.stack([np.arange(p) * 4 + k for k in (0, 1, 2)], axis=1)
             q = np.stack([np.arange(p) * 4 + k for k in (0, 2, 3)], axis=1)[quad]
-            per_model[mi] = (corners.reshape(-1, 3), np.concatenate([t, q]),
-                             np.concatenate([mat, mat[quad]]))
+            local = corners.reshape(-1, 3)
+            tri = np.concatenate([t, q]).reshape(-1, 3)
+            tmat = np.concatenate([mat, mat[quad]])
+            # a record whose planes do not meet in a point decodes to
+            # non-finite corners: leave such triangles out (JSON has no NaN)
+            ok = np.isfinite(local[tri]).all(axis=(1, 2))
+            per_model[mi] = (local, tri[ok], tmat[ok])
         local, t, m = per_model[mi]
         if not len(t):
             continue
