@@ -282,3 +282,9 @@ def test_floor_and_needles_on_rc2_are_one_line(fake_open, capsys):
     assert cli.main(["needles", "x.fakerc2"]) == 1
     err = capsys.readouterr().err.splitlines()
     assert len(err) == 2 and all("not available" in e for e in err)
+
+
+def test_eng_only_options_on_rc2_are_noted(tmp_path, fake_open, capsys):
+    assert cli.main(["convert", "x.fakerc2", "-o", str(tmp_path / "r.glb"),
+                     "--collision"]) == 0
+    assert "ENG only (ignored)" in capsys.readouterr().err

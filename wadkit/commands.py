@@ -183,7 +183,11 @@ def cmd_convert(args) -> int:
     for src in args.files:
         try:
             dst = _out_path(src, args.output, fmt, many, taken)
-            export.export_level(_open(src), dst, fmt, collision=args.collision,
+            lvl = _open(src)
+            if export._has(lvl, "terrain") and (args.collision or args.objects):
+                note = f"wadkit: {src}: note: --collision/--objects are ENG only (ignored)"
+                progress.message(note) if progress else print(note, file=sys.stderr)
+            export.export_level(lvl, dst, fmt, collision=args.collision,
                                 objects=args.objects, lod=args.lod)
         except Exception as exc:            # one bad file must not stop a batch
             if args.debug:
