@@ -72,3 +72,15 @@ def test_convert_rc2_terrain(write, tmp_path):
     assert r.returncode == 0, r.stderr
     np.testing.assert_array_equal(export.read_png(tmp_path / "t" / "tfrag_001.png"),
                                   lvl.tfrag_textures[1])
+
+
+def test_convert_rc2_lod(write, tmp_path):
+    """LOD 1: the quad patch has one strip of 3 (1 triangle), the grid patch
+    the same 4 strips as LOD 0 (48)."""
+    src = write("LEVEL0.WAD", level())
+    out = tmp_path / "l1.glb"
+    r = subprocess.run([sys.executable, "-m", "wadkit", "convert", src, "-o",
+                        str(out), "--lod", "1"], capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
+    gltf, binary = G.read_glb(out.read_bytes())
+    assert len(G.triangles(gltf, binary, "terrain")) == 1 + 48
