@@ -288,3 +288,15 @@ def test_eng_only_options_on_rc2_are_noted(tmp_path, fake_open, capsys):
     assert cli.main(["convert", "x.fakerc2", "-o", str(tmp_path / "r.glb"),
                      "--collision"]) == 0
     assert "ENG only (ignored)" in capsys.readouterr().err
+
+
+def test_debug_after_the_command(tmp_path, monkeypatch, capsys):
+    from wadkit import FormatError as wadkit_FormatError
+
+    def boom(path):
+        raise wadkit_FormatError("broken at 0x10")
+    monkeypatch.setattr(commands, "open_level", boom)
+    assert cli.main(["textures", "x.wad", str(tmp_path)]) == 1
+    assert "Traceback" not in capsys.readouterr().err
+    with pytest.raises(wadkit_FormatError):
+        cli.main(["textures", "x.wad", str(tmp_path), "--debug"])

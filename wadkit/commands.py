@@ -442,8 +442,17 @@ def cmd_demo(args) -> int:
 # ------------------------------------------------------------------ register
 
 def register(sub) -> None:
+    import argparse
     from .export import FORMATS
-    p = sub.add_parser("convert", help="levels → glTF (.glb/.gltf) or OBJ")
+    orig_add = sub.add_parser
+
+    def add_parser(name, **kw):
+        # --debug also after the command (`wadkit convert … --debug`)
+        p = orig_add(name, **kw)
+        p.add_argument("--debug", action="store_true", default=argparse.SUPPRESS,
+                       help="show tracebacks for format and limit errors")
+        return p
+    p = add_parser("convert", help="levels → glTF (.glb/.gltf) or OBJ")
     p.add_argument("files", nargs="+", metavar="FILE")
     p.add_argument("-o", "--output", required=True,
                    help="output file (one input) or folder")
@@ -456,12 +465,12 @@ def register(sub) -> None:
     p.add_argument("--lod", type=int, default=0, help="terrain LOD (RC2)")
     p.set_defaults(func=cmd_convert, file="")
 
-    p = sub.add_parser("textures", help="every texture page as PNG")
+    p = add_parser("textures", help="every texture page as PNG")
     p.add_argument("file")
     p.add_argument("outdir")
     p.set_defaults(func=cmd_textures)
 
-    p = sub.add_parser("floor", help="ENG engine floor test at a point (file space)")
+    p = add_parser("floor", help="ENG engine floor test at a point (file space)")
     p.add_argument("file")
     for axis in "xyz":
         p.add_argument(axis, type=float, metavar=axis.upper())
@@ -470,12 +479,12 @@ def register(sub) -> None:
                    help="every candidate polygon with its edge values")
     p.set_defaults(func=cmd_floor)
 
-    p = sub.add_parser("needles", help="ENG exposed-needle scan")
+    p = add_parser("needles", help="ENG exposed-needle scan")
     p.add_argument("file")
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=cmd_needles)
 
-    p = sub.add_parser("import-mesh", help="ENG: a mesh (OBJ/glTF) as the "
+    p = add_parser("import-mesh", help="ENG: a mesh (OBJ/glTF) as the "
                        "level geometry of a base WAD, written to a new WAD")
     p.add_argument("base", metavar="BASE.wad")
     p.add_argument("mesh", metavar="MESH", help=".obj, .glb or .gltf (file space)")
@@ -489,7 +498,7 @@ def register(sub) -> None:
                    help="texture-table entry for unknown materials")
     p.set_defaults(func=cmd_import_mesh)
 
-    p = sub.add_parser("demo", help="write the sample levels (no game data) "
+    p = add_parser("demo", help="write the sample levels (no game data) "
                        "and convert them")
     p.add_argument("outdir")
     p.add_argument("--seed", type=int, default=1)
