@@ -90,21 +90,21 @@ static int
 parse_objects (Held *h, PyObject *seq, GArray *out)
 {
   PyObject *fast = PySequence_Fast (seq, "objects: a sequence of "
-                                    "(positions, triangles, texture, flags)");
+                                    "(positions, triangles, texture, uv)");
   if (fast == NULL)
     return -1;
   int rc = 0;
   for (Py_ssize_t i = 0; rc == 0 && i < PySequence_Fast_GET_SIZE (fast); i++)
     {
       WkEngNewObject o = { 0 };
-      PyObject *pos, *tri, *tex, *flags;
+      PyObject *pos, *tri, *tex, *uv;
       Py_ssize_t nv, nf;
       if (!PyArg_ParseTuple (PySequence_Fast_GET_ITEM (fast, i), "OOOO", &pos,
-                             &tri, &tex, &flags)
+                             &tri, &tex, &uv)
           || (o.positions = get_buffer (h, pos, 12, -1, &nv, "object positions")) == NULL
           || (o.triangles = get_buffer (h, tri, 12, -1, &nf, "object triangles")) == NULL
           || (o.texture = get_buffer (h, tex, 2, nf, NULL, "object textures")) == NULL
-          || (o.flags = get_buffer (h, flags, 2, nf, NULL, "object face flags")) == NULL)
+          || (o.uv = get_buffer (h, uv, 24, nf, NULL, "object uv")) == NULL)
         rc = -1;
       else
         {

@@ -1,14 +1,17 @@
 #include "eng_new.h"
 
+#include <math.h>
 #include <string.h>
 
 #include "../common/wk_error.h"
 #include "../common/wk_reader.h"
+#include "eng_import.h"
 #include "eng_map.h"
 #include "eng_model.h"
 #include "eng_stpc.h"
 #include "eng_text.h"
 #include "eng_trak.h"
+#include "eng_uv_fit.h"
 #include "eng_wad.h"
 
 #define WFPC_STPC_BLOCK 0x100u /* STPC holds the optional n3 block */
@@ -178,8 +181,35 @@ build_text (const WkEngNewLevel *in, GByteArray *out, GError **error)
   return TRUE;
 }
 
+/* The corner flags under which entry e shows uv (stored corner order)
+ * most closely. */
+static guint16
+corner_flags (const gfloat uv[3][2], const WkEngTexEntry *e)
+{
+  static const guint16 patterns[] = {
+    WK_ENG_FACE_QUAD, WK_ENG_FACE_QUAD | WK_ENG_FACE_SECOND,
+    WK_ENG_FACE_QUAD | WK_ENG_FACE_MIRROR_U,
+    WK_ENG_FACE_QUAD | WK_ENG_FACE_SECOND | WK_ENG_FACE_MIRROR_U,
+    0, WK_ENG_FACE_MIRROR_U,
+  };
+  if (e->flags & WK_ENG_TEX_FLAT)
+    return WK_ENG_FACE_QUAD;
+  guint16 best = patterns[0];
+  gfloat best_err = INFINITY;
+  for (guint p = 0; p < G_N_ELEMENTS (patterns); p++)
+    {
+      gfloat err = wk_eng_uv_error (uv, e, patterns[p]);
+      if (err < best_err)
+        {
+          best_err = err;
+          best = patterns[p];
+        }
+    }
+  return best;
+}
+
 static WkEngModel *
-object_model (const WkEngNewObject *ob)
+object_model (const WkEngNewObject *ob, const guint8 *entries)
 {
   WkEngModel *m = wk_eng_model_new (TRUE);
   m->n_verts = ob->n_verts;
@@ -193,6 +223,7 @@ object_model (const WkEngNewObject *ob)
       m->verts[6 * v + 2] = -ob->positions[3 * v + 2];
     }
   m->faces = g_new0 (WkEngFace, ob->n_faces + 1);
+  guint run = 0; /* faces in the current render batch */
   for (guint f = 0; f < ob->n_faces; f++)
     {
       WkEngFace *face = &m->faces[f];
@@ -202,9 +233,20 @@ object_model (const WkEngNewObject *ob)
       face->v[1] = (guint16) t[2];
       face->v[2] = (guint16) t[1];
       face->tex = ob->texture[f];
-      face->flags = ob->flags[f] & (guint16) ~WK_ENG_FACE_BATCH;
-      if (f == 0 || ob->texture[f] != ob->texture[f - 1])
-        face->flags |= WK_ENG_FACE_BATCH;
+      WkEngTexEntry e;
+      wk_eng_tex_entry_decode (entries + (gsize) WK_ENG_TEX_ENTRY_SIZE * face->tex, &e);
+      static const int file_corner[3] = { 0, 2, 1 };
+      gfloat uv[3][2];
+      for (int k = 0; k < 3; k++)
+        for (int c = 0; c < 2; c++)
+          uv[k][c] = ob->uv[6 * (gsize) f + 2 * file_corner[k] + c];
+      face->flags = corner_flags ((const gfloat (*)[2]) uv, &e);
+      if (f == 0 || ob->texture[f] != ob->texture[f - 1]
+          || ++run == WK_ENG_MAX_BATCH_FACES)
+        {
+          face->flags |= WK_ENG_FACE_BATCH;
+          run = 0;
+        }
     }
   wk_eng_model_recompute (m);
   return m;
@@ -216,7 +258,7 @@ build_stpc (const WkEngNewLevel *in, GByteArray *out)
   wk_put_u32 (out, in->n_objects);
   for (guint o = 0; o < in->n_objects; o++)
     {
-      g_autoptr (WkEngModel) m = object_model (&in->objects[o]);
+      g_autoptr (WkEngModel) m = object_model (&in->objects[o], in->entries);
       wk_eng_model_write_header (m, out);
       wk_eng_model_write_data (m, out);
     }

@@ -26,7 +26,9 @@ typedef struct {
   guint n_faces;
   const guint32 *triangles; /* F×3, file order */
   const guint16 *texture;   /* F texture-table entries */
-  const guint16 *flags;     /* F face flags (UV corners …); 0x8 is set here */
+  const gfloat *uv;         /* F×3×2 per corner (file order): the corner
+                             * flags that show them with the entry are
+                             * chosen here, as is the batch bit 0x8 */
 } WkEngNewObject;
 
 typedef struct {
