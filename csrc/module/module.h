@@ -52,3 +52,4 @@ int wk_lz_register (PyObject *module, WkModState *st);
 int wk_rc2_register (PyObject *module, WkModState *st);
 int wk_rc2_tfrag_register (PyObject *module, WkModState *st);
 int wk_eng_new_register (PyObject *module, WkModState *st);
+int wk_rc2_build_register (PyObject *module, WkModState *st);
