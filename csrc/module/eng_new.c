@@ -20,7 +20,7 @@ get_buffer (Held *h, PyObject *obj, Py_ssize_t elem, Py_ssize_t n,
   g_array_append_val (h->views, view);
   if (view.len % elem || (n >= 0 && view.len != n * elem))
     {
-      PyErr_Format (PyExc_ValueError, "%s: %zd bytes, expected %s%zd × %zd",
+      PyErr_Format (PyExc_ValueError, "%s: %zd bytes, expected %s%zd x %zd",
                     what, view.len, n >= 0 ? "" : "a multiple of ",
                     n >= 0 ? n : 1, elem);
       return NULL;
@@ -71,7 +71,7 @@ parse_pages (Held *h, PyObject *seq, GArray *out)
         rc = -1;
       else if (p.width > 4096 || p.height > 4096)
         {
-          PyErr_Format (PyExc_ValueError, "page %zd: %u × %u pixels", i,
+          PyErr_Format (PyExc_ValueError, "page %zd: %u x %u pixels", i,
                         p.width, p.height);
           rc = -1;
         }

@@ -5,7 +5,7 @@
 #include "../core/rc2/rc2_build.h"
 
 /* rc2_build_level(tfrags, textures [(w, h, palette, pixels)], palettes
- * (n × 1024 bytes RGBA), gameplay, level_id, reverb) -> bytes */
+ * (n x 1024 bytes RGBA), gameplay, level_id, reverb) -> bytes */
 static PyObject *
 rc2_build_level (PyObject *module, PyObject *args)
 {
@@ -41,7 +41,7 @@ rc2_build_level (PyObject *module, PyObject *args)
       if (views[i].len != (Py_ssize_t) t->width * t->height)
         {
           PyErr_Format (PyExc_ValueError, "texture %zd: %zd pixel bytes for "
-                        "%u × %u", i, views[i].len, t->width, t->height);
+                        "%u x %u", i, views[i].len, t->width, t->height);
           goto done;
         }
       t->pixels = views[i].buf;

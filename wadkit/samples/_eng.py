@@ -136,12 +136,9 @@ def _terrain(h: np.ndarray, idx: dict):
     return pos, tris.astype(np.uint32), uv, vcol[tris], tex.astype(np.int32)
 
 
-def _height_at(h, x, z) -> float:
-    return float(h[int(round(z * SUB)), int(round(x * SUB))])
-
-
 def _props(rng, h, idx, soup: Soup):
-    """Crates and ramps on flat dry ground; returns their (x, z) spots."""
+    """Crates and ramps on dry ground, levelled under them (h is changed
+    in place); returns their (x, z) spots."""
     c = GRID / 2
     spots = []
     tries = 0
@@ -149,22 +146,25 @@ def _props(rng, h, idx, soup: Soup):
     while len(spots) < 14 and tries < 2000:
         tries += 1
         x, z = rng.uniform(c - 9, c + 9, 2)
-        x0, x1, z0, z1 = x - 1.2, x + 1.2, z - 1.2, z + 1.2
-        area = h[int(z0 * SUB):int(z1 * SUB) + 1, int(x0 * SUB):int(x1 * SUB) + 1]
-        if area.min() < 0.6 or area.max() - area.min() > 0.9:
+        x0, x1, z0, z1 = x - 1.0, x + 1.0, z - 0.6, z + 0.6
+        rows = slice(int(z0 * SUB), int(z1 * SUB) + 2)
+        cols = slice(int(x0 * SUB), int(x1 * SUB) + 2)
+        area = h[rows, cols]
+        if area.min() < 0.6 or area.max() - area.min() > 1.5:
             continue
-        if any(np.hypot(x - sx, z - sz) < 2.6 for sx, sz in spots):
+        if any(np.hypot(x - sx, z - sz) < 2.4 for sx, sz in spots):
             continue
         spots.append((x, z))
-        ground = float(area.min()) - 0.05
-        if len(spots) <= 9:    # a crate, sometimes two stacked
+        ground = float(np.round(area.mean() * 16) / 16)
+        h[rows, cols] = ground      # level the ground under the prop
+        if len(spots) % 3:      # a crate, sometimes two stacked
             s = 0.4
             box(soup, (x - s, ground, z - s), (x + s, ground + 2 * s, z + s),
                 (0, 0, 1, 1), light, idx[PAGE_CRATE])
-            if len(spots) % 3 == 0:
+            if len(spots) % 3 == 2:
                 box(soup, (x - 0.3, ground + 0.8, z - 0.3), (x + 0.3, ground + 1.4, z + 0.3),
                     (0, 0, 1, 1), light, idx[PAGE_CRATE])
-        else:                   # a ramp rising along +x
+        else:                   # every third spot: a ramp rising along +x
             _ramp(soup, x - 1.0, ground, z - 0.5, 2.0, 1.0, 0.8, idx[PAGE_WOOD], light)
     return spots
 
@@ -258,9 +258,9 @@ def build(seed: int = 0) -> eng.Level:
     base = eng.new_level(GRID, GRID, pages, palettes, entries, _objects(idx),
                          zone_table=table, zone_grid=grid)
     h = _heights(rng)
-    pos, tri, uv, col, tex = _terrain(h, idx)
     soup = Soup()
     _props(rng, h, idx, soup)
+    pos, tri, uv, col, tex = _terrain(h, idx)
     ppos, ptri, puv, pcol, ptex = soup.arrays()
     tri = np.concatenate([tri, ptri + len(pos)])
     pos = np.concatenate([pos, ppos]).astype(np.float32)

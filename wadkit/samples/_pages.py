@@ -57,8 +57,9 @@ def planks(rng, size: int = 256, boards: int = 8, lo=(96, 60, 30),
     shade = rng.random(boards)
     rgb = np.empty((size, size, 3))
     for b in range(boards):
-        col = ramp(shade[b] * 0.7 + 0.15, lo, hi)
-        rgb[b * rows:(b + 1) * rows] = col
+        # grain: each pixel row of a board one shade (long runs for RLE16)
+        grain = shade[b] * 0.7 + 0.15 + rng.uniform(-0.08, 0.08, rows)
+        rgb[b * rows:(b + 1) * rows] = ramp(grain, lo, hi)[:, None, :]
         rgb[b * rows] = edge
         knot = rng.integers(0, size - 8)
         rgb[b * rows + rows // 3:b * rows + rows // 3 + 3, knot:knot + 6] = edge
