@@ -49,8 +49,9 @@ def test_module_entry_point(tmp_path):
     r = subprocess.run([sys.executable, "-m", "wadkit.samples", str(tmp_path / "o"),
                         "--seed", "3"], capture_output=True, text=True, check=True)
     assert "eng:" in r.stdout and "rc2:" in r.stdout
-    assert wadkit.detect.detect(str(tmp_path / "o" / samples.ENG_NAME)) == "eng" \
-        if hasattr(wadkit, "detect") and hasattr(wadkit.detect, "detect") else True
+    for name, kind in ((samples.ENG_NAME, "eng"), (samples.RC2_NAME, "rc2")):
+        head = (tmp_path / "o" / name).read_bytes()[:64]
+        assert wadkit.detect(head) == kind
     assert (tmp_path / "o" / samples.RC2_NAME).stat().st_size % 2048 == 0
 
 
@@ -77,8 +78,9 @@ def test_eng_statistics(eng_level):
     assert len(lvl.palettes) == 1 and len(lvl.palettes[0].rgba) == 256
     # every page shows more than a few colours
     assert all(len(np.unique(p.rgba.reshape(-1, 4), axis=0)) > 8 for p in lvl.pages)
+    # crate (6 quads), gem (12 triangles), signpost (2 boxes without bottoms)
     assert [len(o.triangles) for o in lvl.objects] == [12, 12, 20]
-    assert lvl.grid if hasattr(lvl, "grid") else True
+    assert lvl.tiles.width == lvl.tiles.height == eng_sample.GRID
 
 
 def test_eng_lighting_and_zones(eng_level):
@@ -153,8 +155,7 @@ def _tiny(**kw):
     tri = {"positions": [[0, 0, 0], [1, 0, 0], [0, 1, 0]], "triangles": [[0, 1, 2]],
            "texture": [1], "uv": [[[1, 1], [1, 0], [0, 1]]]}
     args = dict(width=3, height=2, pages=pages, palettes=[pal],
-                textures=[eng.texture_entry(0) if hasattr(eng, "texture_entry")
-                          else struct.pack("<HbbBBBB", 0, 0, -1, 0, 255, 0, 255),
+                textures=[struct.pack("<HbbBBBB", 0, 0, -1, 0, 255, 0, 255),
                           struct.pack("<HbbBBBB", 0, 1, -1, 0, 1, 0, 2)],
                 objects=[tri])
     args.update(kw)
@@ -178,11 +179,15 @@ def test_new_level_layout_by_hand():
     assert sizes["MAP "] == 12 + 12 + 256 + 24 + 10
     assert sizes["INFO"] == 4 and sizes["WFPC"] == 4
     text = bytes(lvl.chunk("TEXT"))
-    assert struct.unpack_from("<5H", text, 16) == (0, 0x001F, 0)[:1] + (0x001F,) * 0 \
-        + struct.unpack_from("<5H", text, 16)[1:] or True
-    # palette colour 1 = red, opaque: ABGR1555 0x001F
-    assert struct.unpack_from("<3H", text, 12) == (0x8000 & 0, 0x001F, 0)[:1] + (0x001F, 0) \
-        or struct.unpack_from("<3H", text, 12)[1] == 0x001F
+    # palette: count 1, index 0, 3 colours; opaque black becomes 0x0001 (0
+    # would be transparent), red 0x001F; then 3 extra bytes, then 3 pages
+    assert struct.unpack_from("<III3H3BI", text, 0) == (1, 0, 3, 0x0001, 0x001F,
+                                                         0x0001, 0, 0, 0, 3)
+    # pal8 page: flags 0, 2×2, the indices as given
+    assert struct.unpack_from("<III4B", text, 25) == (0, 2, 2, 0, 1, 2, 1)
+    # rle16 page (after pal8 16 bytes, rgb16 24): flags 0x80, 4×4, byte
+    # length 4, one repeat word -16 of transparent 0
+    assert struct.unpack_from("<IIIIhH", text, 25 + 16 + 24) == (0x80, 4, 4, 4, -16, 0)
     z = lvl.zones
     assert z.mask[0] == 0xFFFFFFFF and not z.mask[1:].any() and z.grid.shape == (2, 3)
     assert len(lvl.tiles) == 0
