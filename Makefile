@@ -38,6 +38,7 @@ sanitize: deps
 	rm -rf $(SAN_DIR) && mkdir -p $(SAN_DIR)/wadkit
 	WADKIT_SANITIZE=1 $(VPY) setup.py -q build_ext -b $(SAN_DIR) -t $(SAN_DIR)/tmp
 	cp wadkit/*.py wadkit/py.typed $(SAN_DIR)/wadkit/
+	mkdir -p $(SAN_DIR)/wadkit/samples && cp wadkit/samples/*.py $(SAN_DIR)/wadkit/samples/
 	PYTHONPATH=$(CURDIR)/$(SAN_DIR) PYTHONMALLOC=malloc \
 	  LD_PRELOAD="$$(gcc -print-file-name=libasan.so) $$(gcc -print-file-name=libubsan.so)" \
 	  ASAN_OPTIONS=detect_leaks=1:abort_on_error=1:strict_string_checks=1 \
