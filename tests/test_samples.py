@@ -254,8 +254,13 @@ def test_rc2_by_hand(rc2_level):
     h = lvl.core_header
     raw = open(lvl.path, "rb").read()
     assert struct.unpack_from("<iii", raw, 0) == (0x60, 0, rc2_sample.LEVEL_ID)
-    assert struct.unpack_from("<ii", raw, 0x10) == (1, 24)      # data: sector 1
     off, size = lvl.sections["core_data"]
+    # data: sector 1, as many sectors as reach the end of core_data (the
+    # last section); gameplay right after it
+    data_sectors = -(-(off + size - 2048) // 2048)
+    assert struct.unpack_from("<iiii", raw, 0x10) == (1, data_sectors, 0, 0)
+    assert struct.unpack_from("<ii", raw, 0x20) == (1 + data_sectors, 1)
+    assert len(raw) == (2 + data_sectors) * 2048
     # 0x88 = the WAD-LZ stream's own size field (unaligned at +3)
     assert raw[off:off + 3] == b"WAD"
     assert struct.unpack_from("<i", raw, off + 3)[0] == h["compressed_size"] == size

@@ -118,7 +118,7 @@ def _terrain(h: np.ndarray, idx: dict):
     keep = hq.max(1) > WATER_Y - 0.6
     mean = hq.mean(1)
     slope = (hq.max(1) - hq.min(1)) * SUB
-    kind = np.where(mean < 0.35, PAGE_SAND, np.where(slope > 1.3, PAGE_ROCK, PAGE_GRASS))
+    kind = np.where(mean < 0.35, PAGE_SAND, np.where(slope > 2.2, PAGE_ROCK, PAGE_GRASS))
     sub = (jj % RECTS * RECTS + ii % RECTS).ravel()
     tex = np.array([idx[k] for k in kind]) + sub
     rect = np.stack([ii % RECTS, jj % RECTS, ii % RECTS + 1, jj % RECTS + 1], -1)

@@ -70,8 +70,8 @@ def _patch(h, px: int, py: int) -> dict:
         s[1::2] = row * n + np.arange(n)
         strips.append(s)
         zr = z[row:row + 2].mean()
-        steep = slope[row:row + 2].min() < 0.8
-        textures.append(TEX_SAND if zr < -1.0 else TEX_ROCK if steep or zr > 9
+        steep = slope[row:row + 2].min() < 0.9
+        textures.append(TEX_SAND if zr < -1.0 else TEX_ROCK if steep or zr > 7
                         else TEX_GRASS)
     return {"positions": pos, "uv": uv, "color": color, "strips": strips,
             "textures": textures}
