@@ -300,3 +300,25 @@ def test_rc2_build_level_bad_input():
         rc2.build_level(block, tex, pals, b"")
     with pytest.raises(ValueError, match="pixels of shape"):
         rc2.build_level(block, [(np.zeros(16, np.uint8), 0)], pals, b"g")
+
+
+def _expand5(c: np.ndarray) -> np.ndarray:
+    """RGBA 0..255 -> what an ABGR1555 pixel shows: each channel to the
+    5-bit value whose (v << 3) | (v >> 2) is nearest (docs/formats/eng.md)."""
+    v = np.arange(32)
+    e = (v << 3) | (v >> 2)
+    return e[np.abs(c[..., None].astype(int) - e).argmin(-1)].astype(np.uint8)
+
+
+def test_eng_pages_hold_the_generated_pixels(eng_level):
+    # the builder draws the pages first from the seed's generator
+    pages, palettes = eng_sample._pages_and_palette(np.random.default_rng(0))
+    pal = eng_level.palettes[0].rgba
+    assert np.array_equal(pal[:, :3], _expand5(palettes[0][:, :3]))
+    for page, (kind, px) in zip(eng_level.pages, pages):
+        assert page.kind == kind
+        if kind == "pal8":
+            assert np.array_equal(page.rgba, pal[px])
+        else:
+            assert np.array_equal(page.rgba[..., :3], _expand5(px[..., :3]))
+            assert (page.rgba[..., 3] == 255).all()

@@ -45,9 +45,9 @@ check_input (const WkEngNewLevel *in, GError **error)
                     "1..1024", in->width, in->height);
       return FALSE;
     }
-  if (in->n_pages > 127 || in->n_entries > 65536)
+  if (in->n_pages > 128 || in->n_entries > 65536)
     {
-      wk_set_error (error, WK_ERROR_LIMIT, -1, "%u pages (at most 127: the entry "
+      wk_set_error (error, WK_ERROR_LIMIT, -1, "%u pages (at most 128: the entry "
                     "names its page in an i8), %u texture entries (at most 65536)",
                     in->n_pages, in->n_entries);
       return FALSE;
