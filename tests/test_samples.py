@@ -152,8 +152,11 @@ def _tiny(**kw):
     pages = [("pal8", np.array([[0, 1], [2, 1]], np.uint8)),
              ("rgb16", np.full((2, 3, 4), 255, np.uint8)),
              ("rle16", np.zeros((4, 4, 4), np.uint8))]
-    tri = {"positions": [[0, 0, 0], [1, 0, 0], [0, 1, 0]], "triangles": [[0, 1, 2]],
-           "texture": [1], "uv": [[[1, 1], [1, 0], [0, 1]]]}
+    # entry 1: page 1, u 0..1, v 0..2 -> rect U 0..2/256, V 0..3/256; the
+    # corners in file order get (U1,V1) (U1,V0) (U0,V1): stored order (0,2,1)
+    # makes that (U1,V1) (U0,V1) (U1,V0), the plain triangle rule (flags 0)
+    tri = {"positions": [[0, 0, 0], [1, 0, 0], [0, 1, 1]], "triangles": [[0, 1, 2]],
+           "texture": [1], "uv": [[[2 / 256, 3 / 256], [2 / 256, 0], [0, 3 / 256]]]}
     args = dict(width=3, height=2, pages=pages, palettes=[pal],
                 textures=[struct.pack("<HbbBBBB", 0, 0, -1, 0, 255, 0, 255),
                           struct.pack("<HbbBBBB", 0, 1, -1, 0, 1, 0, 2)],
@@ -193,8 +196,12 @@ def test_new_level_layout_by_hand():
     assert len(lvl.tiles) == 0
     obj = lvl.objects[0]
     assert obj.rigid_vertex_count == 3
-    # the object's face: batch bit, plain triangle corner rule (the uv given)
-    assert obj.face_flags[0] & 0x8 and not obj.face_flags[0] & 0x800
+    # the object's face: batch bit and the plain triangle rule, nothing else
+    assert obj.face_flags.tolist() == [0x8]
+    assert obj.triangles.tolist() == [[0, 1, 2]]
+    stored = lvl.models_in("export", objects=True)[0]
+    assert stored.triangles.tolist() == [[0, 2, 1]]
+    assert stored.positions.tolist() == [[0, 0, 0], [1, 0, 0], [0, 1, -1]]
     assert [p.kind for p in lvl.pages] == ["pal8", "rgb16", "rle16"]
     assert lvl.pages[0].rgba[0, 1].tolist() == [255, 0, 0, 255]
 
