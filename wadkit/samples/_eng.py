@@ -9,7 +9,7 @@ import numpy as np
 from .. import eng
 from .._eng_new import texture_entry, flat_entry
 from . import _pages
-from ._geom import Soup, box, QUAD_UV, rect_uv
+from ._geom import Soup, box, QUAD_UV
 
 GRID = 28            # cells a side
 SUB = 5              # terrain quads per cell side
@@ -126,8 +126,7 @@ def _terrain(h: np.ndarray, idx: dict):
     # (p00, p11, p10) and (p11, p00, p01): up-facing, UVs QUAD_UV
     tris = np.stack([np.stack([v00, v11, v10], -1), np.stack([v11, v00, v01], -1)], 1)
     uv = np.empty((len(v00), 2, 3, 2), np.float32)
-    for half in range(2):
-        uv[:, half] = rect_uv(QUAD_UV[half], (0, 0, 1, 1))
+    uv[:] = QUAD_UV
     u0, vv0, u1, vv1 = (rect[:, k, None, None] for k in range(4))
     uv[..., 0] = u0 + uv[..., 0] * (u1 - u0)
     uv[..., 1] = vv0 + uv[..., 1] * (vv1 - vv0)
