@@ -35,10 +35,9 @@ test-plain: build
 
 # The whole suite against an ASan + UBSan build of the extension.
 sanitize: deps
-	rm -rf $(SAN_DIR) && mkdir -p $(SAN_DIR)/wadkit
+	rm -rf $(SAN_DIR) && mkdir -p $(SAN_DIR)
+	cp -r wadkit $(SAN_DIR)/ && rm -rf $(SAN_DIR)/wadkit/*.so $(SAN_DIR)/wadkit/__pycache__
 	WADKIT_SANITIZE=1 $(VPY) setup.py -q build_ext -b $(SAN_DIR) -t $(SAN_DIR)/tmp
-	cp wadkit/*.py wadkit/py.typed $(SAN_DIR)/wadkit/
-	cp -r wadkit/export $(SAN_DIR)/wadkit/
 	PYTHONPATH=$(CURDIR)/$(SAN_DIR) PYTHONMALLOC=malloc \
 	  LD_PRELOAD="$$(gcc -print-file-name=libasan.so) $$(gcc -print-file-name=libubsan.so)" \
 	  ASAN_OPTIONS=detect_leaks=1:abort_on_error=1:strict_string_checks=1 \

@@ -51,3 +51,5 @@ int wk_eng_floor_register (PyObject *module, WkModState *st);
 int wk_lz_register (PyObject *module, WkModState *st);
 int wk_rc2_register (PyObject *module, WkModState *st);
 int wk_rc2_tfrag_register (PyObject *module, WkModState *st);
+int wk_eng_new_register (PyObject *module, WkModState *st);
+int wk_rc2_build_register (PyObject *module, WkModState *st);
