@@ -46,7 +46,7 @@ sanitize: deps
 	  $(PYTEST) tests -q -p no:cacheprovider; rc=$$?; \
 	  if [ $$rc -eq 5 ]; then echo "no tests collected" >&2; exit 1; fi; exit $$rc
 
-# The sample levels (wadkit/demo.py, no game data): WAD, .glb, PNG pages.
+# The sample levels (wadkit/samples, no game data): WAD, .glb, PNG pages.
 demo: build
 	PYTHONPATH=$(CURDIR) $(VPY) -m wadkit demo build/demo
 	PYTHONPATH=$(CURDIR) $(VPY) -m wadkit info build/demo/sample_eng.wad
