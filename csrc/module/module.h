@@ -52,6 +52,8 @@ int wk_eng_floor_register (PyObject *module, WkModState *st);
 int wk_lz_register (PyObject *module, WkModState *st);
 int wk_rc2_register (PyObject *module, WkModState *st);
 int wk_rc2_tfrag_register (PyObject *module, WkModState *st);
+int wk_eng_new_register (PyObject *module, WkModState *st);
+int wk_rc2_build_register (PyObject *module, WkModState *st);
 
 /* A buffer-protocol object as GBytes: shared (no copy, the buffer held
  * until the GBytes is freed) when it cannot change — bytes, an EngWad
