@@ -77,9 +77,9 @@ def timed(fn) -> float:
     return time.perf_counter() - t0
 
 
-def modified(wad_path: str, workdir: str) -> None:
+def modified(wad_path: str, workdir: str, collision: bool = True) -> None:
     empty()
-    bpy.ops.import_scene.wadkit_eng(filepath=wad_path)
+    bpy.ops.import_scene.wadkit_eng(filepath=wad_path, import_collision=collision)
     tile = next(o for o in bpy.data.objects if o.type == "MESH" and len(o.data.vertices)
                 and not o.users_collection[0].name.endswith("Collision"))
     tile.data.vertices[0].co.z += 0.25
@@ -122,6 +122,11 @@ def main(rounds: int, wad_path: str, workdir: str) -> None:
 
 
 if __name__ == "__main__":
-    if sys.argv[4:] == ["modified"]:
-        modified(sys.argv[2], sys.argv[3])
-    main(int(sys.argv[1]), sys.argv[2], sys.argv[3])
+    try:
+        if sys.argv[4:5] == ["modified"]:
+            modified(sys.argv[2], sys.argv[3], sys.argv[5:] != ["nocollision"])
+        main(int(sys.argv[1]), sys.argv[2], sys.argv[3])
+    except Exception as e:                # report it; never hang in bpy's exit
+        print(json.dumps({"error": f"{type(e).__name__}: {e}"}))
+        sys.stdout.flush()
+        os._exit(1)

@@ -14,7 +14,7 @@ _TESTS = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))
 if _TESTS not in sys.path:
     sys.path.insert(0, _TESTS)
 
-from builders import eng_level, eng_text  # noqa: E402
+from builders import eng_collision, eng_level, eng_text  # noqa: E402
 
 # One ×1 level. Chosen so the world mesh has ~26,000 triangles like
 # t1l1m001 (eng-level-geometry.md §8: 26,442): 650 models of 10–70 vertices
@@ -30,8 +30,17 @@ def _model(rnd: random.Random) -> eng_level.Model:
     faces = [(rnd.choice((0x800, 0x810, 0x830, 0x808, 0x4800, 0x420)),
               *rnd.sample(range(nv), 3), rnd.randrange(BASE["entries"]))
              for _ in range(nf)]
-    groups = (rnd.randint(0, 6), rnd.randint(0, 2), rnd.randint(0, 1))
-    coll = bytes(rnd.randrange(256) for _ in range(32 * sum(groups)))
+    # collision: valid polygons over some of the model's own faces (game
+    # space: z negated), built by the spec builder
+    coll = b""
+    for _flags, a, b, c, _tex in faces[:rnd.randint(2, 9)]:
+        corners = [(verts[i][0], verts[i][1], -verts[i][2]) for i in (a, c, b)]
+        try:
+            coll += eng_collision.polygon(corners, material=rnd.choice((0, 0, 0, 3)))
+        except ZeroDivisionError:         # a degenerate face: no polygon
+            pass
+    n = len(coll) // 32
+    groups = (n - n // 3, n // 3, 0)
     return eng_level.Model(verts, faces, coll, groups)
 
 
@@ -45,7 +54,9 @@ def _pages(rnd: random.Random, n: int) -> list[bytes]:
 
 
 def eng_level_wad(scale: int = 1, seed: int = 11) -> tuple[bytes, dict]:
-    """(WAD bytes, facts) of a generated ENG level scale× the base size."""
+    """(WAD bytes, facts) of a generated ENG level scale× the base size.
+    Collision records are valid polygons over a few faces of each model
+    (random bytes would not survive the write path's checks)."""
     rnd = random.Random(seed * 1000 + scale)
     n_models, n_tiles = BASE["models"] * scale, BASE["tiles"] * scale
     n_pages = min(BASE["pages"] * scale, 127)      # page is an i8
@@ -59,7 +70,7 @@ def eng_level_wad(scale: int = 1, seed: int = 11) -> tuple[bytes, dict]:
     for i in range(n_tiles):
         # every model placed once, then random repeats (shared models)
         mi = i if i < n_models else rnd.randrange(n_models)
-        cx, cz = rnd.randrange(grid), rnd.randrange(grid)
+        cx, cz = rnd.randrange(1, grid - 1), rnd.randrange(1, grid - 1)  # models stick out ±0.6
         nv = len(models[mi].verts)
         nsets = 2 if rnd.random() < 0.2 else 1
         sets = [[(rnd.randrange(256), rnd.randrange(256), rnd.randrange(256), 0)
