@@ -1,7 +1,8 @@
 """Blender rows: run bench/blender_child.py in Blender's Python (the bpy
 venv `make test-blender` makes: ~/.cache/wadkit/bpy-venv-<hash of
-requirements-blender.txt>, or WADKIT_BPY_PYTHON). Skipped with the reason
-when the add-on or bpy is not there."""
+requirements-blender.txt>, or WADKIT_BPY_PYTHON). The add-on is the one in
+the tree, or the one in the folder WADKIT_BLENDER_ADDON names (a folder
+holding blender_addon/). Skipped with the reason when either is missing."""
 from __future__ import annotations
 
 import hashlib
@@ -29,8 +30,16 @@ def _bpy_python() -> str | None:
     return os.path.join(venv, "bin", "python") if ok else None
 
 
+def _addon_dir() -> str | None:
+    for d in (ROOT, os.environ.get("WADKIT_BLENDER_ADDON")):
+        if d and os.path.isdir(os.path.join(d, "blender_addon")):
+            return d
+    return None
+
+
 def _run(exe: str, args: list[str], timeout: float) -> dict:
-    env = dict(os.environ, PYTHONPATH=ROOT, OPENBLAS_NUM_THREADS="1")
+    path = os.pathsep.join(p for p in (ROOT, _addon_dir()) if p)
+    env = dict(os.environ, PYTHONPATH=path, OPENBLAS_NUM_THREADS="1")
     out = subprocess.run([exe, os.path.join(ROOT, "bench", "blender_child.py"), *args],
                          capture_output=True, text=True, env=env, timeout=timeout)
     for line in reversed(out.stdout.splitlines()):
@@ -49,7 +58,7 @@ def skipped(why: str) -> list[Row]:
 
 
 def rows(rounds: int, quick: bool, workdir: str, wad_path: str) -> list[Row]:
-    if not os.path.isdir(os.path.join(ROOT, "blender_addon")):
+    if _addon_dir() is None:
         return skipped("the Blender add-on (branch blender) has not landed on this branch")
     exe = _bpy_python()
     if exe is None:
