@@ -337,3 +337,17 @@ def test_random_damage_parses_or_raises_format_error():
             assert all(p["lod_tris"][0] == p["tri_count"] for p in t["patches"])
             assert len(t["triangles"]) == 0 or t["triangles"].max() < len(t["positions"])
     assert ok > 0
+
+
+def test_strip_errors_point_at_the_bad_byte():
+    """A bad strip index, vertex info or texture is reported at its own
+    absolute offset, not at the start of the patch data."""
+    blk = T.block([quad(indices={0: [0, 1, 2, 9], 1: [0, 1, 3], 2: [0, 1, 3]})])
+    assert blk.count(bytes([0, 1, 2, 9])) == 1
+    e = fails(blk, "index 9 outside", base=0x1000)
+    assert e.offset == 0x1000 + blk.index(bytes([0, 1, 2, 9])) + 3
+    # vertex info 3 = (0, 0, 4096, 8): its vertex field is its last 2 bytes
+    blk = T.block([quad(vinfo=[(0, 0, 4096, 0)] * 3 + [(0, 0, 4096, 8)])])
+    vi = struct.pack("<4h", 0, 0, 4096, 8)
+    assert blk.count(vi) == 1
+    assert fails(blk, "position 8/2").offset == blk.index(vi) + 6
