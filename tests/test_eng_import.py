@@ -439,3 +439,21 @@ def test_model_collision_decodes_the_written_polygons():
         got = c["corners"][k, :3]
         # the same corners, possibly starting at another one
         assert any(np.allclose(np.roll(got, r, 0), want, atol=1e-3) for r in range(3))
+
+
+def test_non_finite_uvs_and_colours_convert_safely():
+    """NaN / huge UVs and colours never reach an integer conversion: UVs that
+    fit no rectangle are counted as inexact (the sanitizer build used to stop
+    on a signed overflow), an infinite or huge colour clamps to 255 (it used
+    to wrap to 0) and NaN reads as 0."""
+    lvl = wadkit.eng.from_bytes(base_level())
+    pos, tri, uv, tex = quad_mesh(x0=1.25, z0=2.25, size=0.5)
+    uv[0, 0] = (np.nan, 1e30)
+    uv[1, 1] = (np.inf, -np.inf)
+    color = np.full((2, 3, 4), 0.5, np.float32)
+    color[:, :, 0] = np.inf
+    color[:, :, 1] = 1e30
+    color[:, :, 2] = np.nan
+    new = quiet(lvl.with_geometry, pos, tri, uv, tex, color)
+    assert new.import_report["uv_inexact"] == 2
+    assert new.tiles.colors.tolist() == [[255, 255, 0, 0]] * 4

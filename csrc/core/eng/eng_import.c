@@ -276,7 +276,8 @@ color_byte (gfloat c)
 {
   if (!(c > 0))
     return 0;
-  return (guint8) MIN (lroundf (c * 128.0f), 255);
+  gfloat v = roundf (c * 128.0f); /* clamped before the conversion: c may be inf */
+  return v >= 255.0f ? 255 : (guint8) v;
 }
 
 /* Build the model of one cell. */
