@@ -457,3 +457,19 @@ def test_non_finite_uvs_and_colours_convert_safely():
     new = quiet(lvl.with_geometry, pos, tri, uv, tex, color)
     assert new.import_report["uv_inexact"] == 2
     assert new.tiles.colors.tolist() == [[255, 255, 0, 0]] * 4
+
+
+def test_grid_growth_beyond_the_bound_is_a_limit_error(tmp_path):
+    """A long thin base grid (1 × 1100) grown sideways to x = 1000 would need
+    1001 × 1100 cells: refused before anything is allocated or written."""
+    lvl = wadkit.eng.from_bytes(base_level(w=1, h=1100))
+    pos, tri, uv, tex = quad_mesh(x0=1000.2, z0=1.2, size=0.5)
+    target = tmp_path / "new.wad"
+    with pytest.raises(wadkit.LimitError, match="1×1100 to 1001×1100"):
+        lvl.with_geometry(pos, tri, uv, tex, texture_table=TABLE).save(target)
+    assert not target.exists()
+    # growing a small grid stays allowed
+    pos, tri, uv, tex = quad_mesh(x0=1000.2, z0=1.2, size=0.5)
+    with pytest.warns(wadkit.WadWarning, match="grown from 4×4 to 1001×4"):
+        lvl4 = wadkit.eng.from_bytes(base_level())
+        lvl4.with_geometry(pos, tri, uv, tex, texture_table=TABLE)

@@ -651,6 +651,16 @@ wk_eng_import_map (const WkEngMap *base, const GPtrArray *base_models,
       w = MAX (w, g_array_index (imp->cell_x, guint32, i) + 1);
       h = MAX (h, g_array_index (imp->cell_z, guint32, i) + 1);
     }
+  if ((w != base->w || h != base->h)
+      && (guint64) w * h > (guint64) WK_ENG_MAX_GRID * WK_ENG_MAX_GRID)
+    {
+      /* a long thin base grid grown sideways: refuse before allocating */
+      wk_set_error (error, WK_ERROR_LIMIT, -1,
+                    "the MAP grid would grow from %u×%u to %u×%u cells, beyond "
+                    "%d×%d cells", base->w, base->h, w, h, WK_ENG_MAX_GRID,
+                    WK_ENG_MAX_GRID);
+      return NULL;
+    }
   if (w != base->w || h != base->h)
     g_ptr_array_add (warnings, g_strdup_printf (
         "MAP grid grown from %u×%u to %u×%u cells to hold the mesh (new cells "
