@@ -272,3 +272,12 @@ def test_random_damage_never_crashes():
         except wadkit.FormatError:
             outcomes["error"] += 1
     assert outcomes["ok"] > 0 and outcomes["error"] > 0, outcomes
+
+
+def test_stpc_animation_frame_size_overflowing_64_bits():
+    """2^31 frames × 2^27 bones × 64 bytes is 2^64: the frame size must not
+    wrap to 0 and let a 32-byte header pass as a whole animation."""
+    anim = struct.pack("<8I", 0, 0, 1 << 31, 1, 0, 0, 1 << 27, 0)
+    stpc = L.stpc([L.Model(TRI, [(0, 0, 1, 2, 0)])], [anim])
+    expect(build(parts(stpc=stpc)), "STPC", 4 + STPC_MODEL + 4 + 32,
+           "STPC > animation 0", "truncated animation frames")

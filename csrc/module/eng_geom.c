@@ -470,7 +470,7 @@ anim_dict (const WkEngStpc *s, const WkEngAnim *a)
   for (guint32 f = 0; f < a->n_frames; f++)
     {
       gsize off = wk_eng_anim_frame_offset (a, f);
-      gsize dsz = wk_eng_anim_delta_size (a, f);
+      gsize dsz = (gsize) wk_eng_anim_delta_size (a, f); /* fits: parsed */
       PyObject *arr = f == 0 ? new_array (2, (npy_intp) nd, 4, 1, 1, NPY_INT16)
                              : new_array (1, (npy_intp) nd, 1, 1, 1, NPY_INT16);
       if (arr == NULL)
