@@ -25,6 +25,13 @@ wk_lz_decompress_py (WkModState *st, const guint8 *src, gsize size, gint64 base,
       goto fail;
     }
   Py_ssize_t declared = d.end - d.stream;
+  if (expected >= 0 && (guint64) expected > wk_lz_max_output ((gsize) declared))
+    {
+      wk_set_error (&error, WK_ERROR_FORMAT, base, "WAD-LZ stream of %zd bytes "
+                    "declared to hold %zd bytes, more than it can decode to",
+                    declared, expected);
+      goto fail;
+    }
   Py_ssize_t cap = expected >= 0 ? expected
                                  : MIN (max_size, MAX (declared * 4, 1 << 16));
   out = PyBytes_FromStringAndSize (NULL, cap);
