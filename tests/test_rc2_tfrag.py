@@ -351,3 +351,11 @@ def test_strip_errors_point_at_the_bad_byte():
     vi = struct.pack("<4h", 0, 0, 4096, 8)
     assert blk.count(vi) == 1
     assert fails(blk, "position 8/2").offset == blk.index(vi) + 6
+
+
+def test_writer_clamps_non_finite_colours():
+    """A colour of inf or 1e30 is written as 0xff (it used to wrap to 0),
+    NaN and -inf as 0."""
+    m = dict(QUAD_MESH, color=[[np.inf, 1e30, np.nan, -np.inf]] * 4)
+    t = _core.tfrag_parse(wadkit.rc2.build_tfrags([m]), 0)
+    assert t["color"][0].tolist() == [[255 / 128, 255 / 128, 0, 0]] * 3

@@ -225,7 +225,11 @@ write_patch (GByteArray *o, const WkTfragMesh *x, guint m, guint8 *h,
   gsize rgba = o->len - start;
   for (guint i = 0; i < x->n; i++)
     for (int a = 0; a < 4; a++)
-      wk_put_u8 (o, (guint8) CLAMP (lround (x->color[4 * i + a] * 128.0), 0, 255));
+      {
+        /* clamped in double: an inf or NaN colour never reaches lround */
+        gdouble c = round ((gdouble) x->color[4 * i + a] * 128.0);
+        wk_put_u8 (o, !(c > 0) ? 0 : c >= 255 ? 255 : (guint8) c);
+      }
   pad16 (o, start);
   if (o->len - start > 0xffff)
     LIMIT ("patch data of %u bytes exceeds the 16-bit offsets", o->len - (guint) start);
