@@ -189,17 +189,6 @@ array_copy (int nd, npy_intp d0, npy_intp d1, npy_intp d2, int type,
   return a;
 }
 
-/* dict[key] = value, stealing value; -1 on failure (value may be NULL). */
-static int
-put (PyObject *dict, const char *key, PyObject *value)
-{
-  if (value == NULL)
-    return -1;
-  int rc = PyDict_SetItemString (dict, key, value);
-  Py_DECREF (value);
-  return rc;
-}
-
 static int
 parse_space (const char *s, WkEngSpace *space)
 {
@@ -264,26 +253,26 @@ model_dict (const WkEngModel *m, WkEngSpace space)
       bx[3 * c + k] = (k == 2 ? zs : 1.0f) * m->box[c][k];
   for (int k = 0; k < 3; k++)
     ce[k] = (k == 2 ? zs : 1.0f) * m->centre[k];
-  if (put (d, "positions", pos) < 0 || put (d, "normals", nrm) < 0
-      || put (d, "triangles", tri) < 0 || put (d, "face_flags", flags) < 0
-      || put (d, "face_texture", tex) < 0 || put (d, "face_planes", planes) < 0
-      || put (d, "box", box) < 0 || put (d, "centre", centre) < 0)
+  if (wk_dict_put (d, "positions", pos) < 0 || wk_dict_put (d, "normals", nrm) < 0
+      || wk_dict_put (d, "triangles", tri) < 0 || wk_dict_put (d, "face_flags", flags) < 0
+      || wk_dict_put (d, "face_texture", tex) < 0 || wk_dict_put (d, "face_planes", planes) < 0
+      || wk_dict_put (d, "box", box) < 0 || wk_dict_put (d, "centre", centre) < 0)
     {
       pos = nrm = tri = flags = tex = planes = box = centre = NULL;
       goto fail_d;
     }
-  if (put (d, "collision_raw",
+  if (wk_dict_put (d, "collision_raw",
            PyBytes_FromStringAndSize ((const char *) m->coll,
                                       (Py_ssize_t) m->n_coll * 32)) < 0
-      || put (d, "collision_groups",
+      || wk_dict_put (d, "collision_groups",
               Py_BuildValue ("(III)", m->coll_groups[0], m->coll_groups[1],
                              m->coll_groups[2])) < 0
-      || put (d, "offset", PyLong_FromLongLong (m->offset)) < 0)
+      || wk_dict_put (d, "offset", PyLong_FromLongLong (m->offset)) < 0)
     goto fail_d;
   if (m->stpc
-      && (put (d, "bone_counts", array_copy (1, m->n_bones, 1, 1, NPY_UINT16,
+      && (wk_dict_put (d, "bone_counts", array_copy (1, m->n_bones, 1, 1, NPY_UINT16,
                                              m->bone_counts, 2)) < 0
-          || put (d, "rigid_vertex_count", PyLong_FromLong (m->rigid_verts)) < 0))
+          || wk_dict_put (d, "rigid_vertex_count", PyLong_FromLong (m->rigid_verts)) < 0))
     goto fail_d;
   return d;
 fail:
@@ -400,22 +389,22 @@ geom_tiles (EngGeomObject *g, PyObject *args, PyObject *kwds)
       sw[5 * k + 3] = m->swaps[k].model_a;
       sw[5 * k + 4] = m->swaps[k].model_b;
     }
-  if (put (d, "position", pos) < 0 || put (d, "a_position", apos) < 0
-      || put (d, "rotation", rot) < 0 || put (d, "a_rotation", arot) < 0
-      || put (d, "a_model", amodel) < 0 || put (d, "anim_flag", anim) < 0
-      || put (d, "cell_xz", cellxz) < 0 || put (d, "swaps", swaps) < 0
-      || put (d, "model", array_copy (1, n, 1, 1, NPY_UINT32, m->model, 4)) < 0
-      || put (d, "b", array_copy (2, n, 6, 1, NPY_INT32, m->b, 4)) < 0
-      || put (d, "cell", array_copy (1, n, 1, 1, NPY_INT32, m->cell, 4)) < 0
-      || put (d, "swap", array_copy (1, n, 1, 1, NPY_INT32, m->swap_of_tile, 4)) < 0
-      || put (d, "colors", array_copy (2, m->n_colors, 4, 1, NPY_UINT8, m->colors, 1)) < 0
-      || put (d, "color_start", array_copy (1, n, 1, 1, NPY_UINT32, m->col_start, 4)) < 0
-      || put (d, "color_sets", array_copy (1, n, 1, 1, NPY_UINT32, m->col_sets, 4)) < 0
-      || put (d, "color_b_start", array_copy (1, n, 1, 1, NPY_UINT32, m->colb_start, 4)) < 0
-      || put (d, "color_b_sets", array_copy (1, n, 1, 1, NPY_UINT32, m->colb_sets, 4)) < 0
-      || put (d, "width", PyLong_FromUnsignedLong (m->w)) < 0
-      || put (d, "height", PyLong_FromUnsignedLong (m->h)) < 0
-      || put (d, "has_swap_block", PyBool_FromLong (m->has_swaps)) < 0)
+  if (wk_dict_put (d, "position", pos) < 0 || wk_dict_put (d, "a_position", apos) < 0
+      || wk_dict_put (d, "rotation", rot) < 0 || wk_dict_put (d, "a_rotation", arot) < 0
+      || wk_dict_put (d, "a_model", amodel) < 0 || wk_dict_put (d, "anim_flag", anim) < 0
+      || wk_dict_put (d, "cell_xz", cellxz) < 0 || wk_dict_put (d, "swaps", swaps) < 0
+      || wk_dict_put (d, "model", array_copy (1, n, 1, 1, NPY_UINT32, m->model, 4)) < 0
+      || wk_dict_put (d, "b", array_copy (2, n, 6, 1, NPY_INT32, m->b, 4)) < 0
+      || wk_dict_put (d, "cell", array_copy (1, n, 1, 1, NPY_INT32, m->cell, 4)) < 0
+      || wk_dict_put (d, "swap", array_copy (1, n, 1, 1, NPY_INT32, m->swap_of_tile, 4)) < 0
+      || wk_dict_put (d, "colors", array_copy (2, m->n_colors, 4, 1, NPY_UINT8, m->colors, 1)) < 0
+      || wk_dict_put (d, "color_start", array_copy (1, n, 1, 1, NPY_UINT32, m->col_start, 4)) < 0
+      || wk_dict_put (d, "color_sets", array_copy (1, n, 1, 1, NPY_UINT32, m->col_sets, 4)) < 0
+      || wk_dict_put (d, "color_b_start", array_copy (1, n, 1, 1, NPY_UINT32, m->colb_start, 4)) < 0
+      || wk_dict_put (d, "color_b_sets", array_copy (1, n, 1, 1, NPY_UINT32, m->colb_sets, 4)) < 0
+      || wk_dict_put (d, "width", PyLong_FromUnsignedLong (m->w)) < 0
+      || wk_dict_put (d, "height", PyLong_FromUnsignedLong (m->h)) < 0
+      || wk_dict_put (d, "has_swap_block", PyBool_FromLong (m->has_swaps)) < 0)
     {
       Py_DECREF (d);
       return NULL;
@@ -442,8 +431,8 @@ geom_zones (EngGeomObject *g, PyObject *unused)
       ((guint32 *) PyArray_DATA ((PyArrayObject *) mask))[k] = m->zone_table[2 * k];
       ((gint32 *) PyArray_DATA ((PyArrayObject *) height))[k] = (gint32) m->zone_table[2 * k + 1];
     }
-  if (put (d, "mask", mask) < 0 || put (d, "height", height) < 0
-      || put (d, "grid", array_copy (2, m->h, m->w, 1, NPY_UINT32, m->zone_grid, 4)) < 0)
+  if (wk_dict_put (d, "mask", mask) < 0 || wk_dict_put (d, "height", height) < 0
+      || wk_dict_put (d, "grid", array_copy (2, m->h, m->w, 1, NPY_UINT32, m->zone_grid, 4)) < 0)
     {
       Py_DECREF (d);
       return NULL;
@@ -504,14 +493,14 @@ anim_dict (const WkEngStpc *s, const WkEngAnim *a)
         ((gint16 *) PyArray_DATA ((PyArrayObject *) fw))[k]
             = wk_les16 (p + a->frame_words_off + 2 * k);
     }
-  if (put (d, "n_frames", PyLong_FromUnsignedLong (a->n_frames)) < 0
-      || put (d, "n_bones", PyLong_FromUnsignedLong (a->n_bones)) < 0
-      || put (d, "n_delta", PyLong_FromUnsignedLong (a->n_delta)) < 0
-      || put (d, "flag", PyLong_FromUnsignedLong (a->flag)) < 0
-      || put (d, "a", aw) < 0 || put (d, "frame_words", fw) < 0
-      || put (d, "matrices", mats) < 0 || put (d, "deltas", deltas) < 0
-      || put (d, "offset", PyLong_FromLongLong (s->base + (gint64) a->offset)) < 0
-      || put (d, "raw", PyBytes_FromStringAndSize ((const char *) p + a->offset,
+  if (wk_dict_put (d, "n_frames", PyLong_FromUnsignedLong (a->n_frames)) < 0
+      || wk_dict_put (d, "n_bones", PyLong_FromUnsignedLong (a->n_bones)) < 0
+      || wk_dict_put (d, "n_delta", PyLong_FromUnsignedLong (a->n_delta)) < 0
+      || wk_dict_put (d, "flag", PyLong_FromUnsignedLong (a->flag)) < 0
+      || wk_dict_put (d, "a", aw) < 0 || wk_dict_put (d, "frame_words", fw) < 0
+      || wk_dict_put (d, "matrices", mats) < 0 || wk_dict_put (d, "deltas", deltas) < 0
+      || wk_dict_put (d, "offset", PyLong_FromLongLong (s->base + (gint64) a->offset)) < 0
+      || wk_dict_put (d, "raw", PyBytes_FromStringAndSize ((const char *) p + a->offset,
                                                    (Py_ssize_t) a->size)) < 0)
     {
       Py_DECREF (d);
@@ -636,18 +625,6 @@ fail:
 /* ---- rebuild ---- */
 
 static PyObject *
-bytes_result (WkModState *st, GBytes *out, GError *error)
-{
-  if (out == NULL)
-    return wk_raise (st, error);
-  gsize size;
-  const void *data = g_bytes_get_data (out, &size);
-  PyObject *b = PyBytes_FromStringAndSize (data, (Py_ssize_t) size);
-  g_bytes_unref (out);
-  return b;
-}
-
-static PyObject *
 geom_build_trak (EngGeomObject *g, PyObject *unused)
 {
   WkModState *st = geom_state (g);
@@ -663,7 +640,7 @@ geom_build_trak (EngGeomObject *g, PyObject *unused)
   Py_BEGIN_ALLOW_THREADS
   out = wk_eng_trak_build (g->trak, &error);
   Py_END_ALLOW_THREADS
-  return bytes_result (st, out, error);
+  return wk_bytes_result (st, out, error);
 }
 
 static PyObject *
@@ -679,7 +656,7 @@ geom_build_map (EngGeomObject *g, PyObject *unused)
   Py_BEGIN_ALLOW_THREADS
   out = wk_eng_map_build (g->map, g->trak, &error);
   Py_END_ALLOW_THREADS
-  return bytes_result (st, out, error);
+  return wk_bytes_result (st, out, error);
 }
 
 static PyObject *
@@ -698,7 +675,7 @@ geom_build_stpc (EngGeomObject *g, PyObject *unused)
   Py_BEGIN_ALLOW_THREADS
   out = wk_eng_stpc_build (g->stpc, &error);
   Py_END_ALLOW_THREADS
-  return bytes_result (st, out, error);
+  return wk_bytes_result (st, out, error);
 }
 
 /* ---- write path ---- */

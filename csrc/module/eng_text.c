@@ -306,11 +306,7 @@ eng_text_build (EngTextObject *self, PyObject *unused)
   Py_BEGIN_ALLOW_THREADS
   out = wk_eng_text_build (self->text);
   Py_END_ALLOW_THREADS
-  gsize size;
-  const void *data = g_bytes_get_data (out, &size);
-  PyObject *result = PyBytes_FromStringAndSize (data, (Py_ssize_t) size);
-  g_bytes_unref (out);
-  return result;
+  return wk_bytes_result (NULL, out, NULL); /* never fails */
 }
 
 /* eng_face_uvs(rect, face_flags) -> (3, 2) float32: the renderer's UV

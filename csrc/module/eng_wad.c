@@ -188,13 +188,7 @@ eng_wad_build (EngWadObject *self, PyObject *args, PyObject *kwds)
   out = wk_eng_wad_build_checked (self->wad, repl, &error);
   Py_END_ALLOW_THREADS
   free_replacements (repl, self->wad->chunks->len);
-  if (out == NULL)
-    return wk_raise (st, error);
-  gsize size;
-  const void *data = g_bytes_get_data (out, &size);
-  PyObject *result = PyBytes_FromStringAndSize (data, (Py_ssize_t) size);
-  g_bytes_unref (out);
-  return result;
+  return wk_bytes_result (st, out, error);
 }
 
 static PyObject *

@@ -120,13 +120,7 @@ lz_compress (PyObject *module, PyObject *args, PyObject *kwds)
   res = wk_lz_compress (in.buf, (gsize) in.len, mode, &error);
   Py_END_ALLOW_THREADS
   PyBuffer_Release (&in);
-  if (res == NULL)
-    return wk_raise (wk_state_from_module (module), error);
-  gsize size;
-  const void *data = g_bytes_get_data (res, &size);
-  PyObject *out = PyBytes_FromStringAndSize (data, (Py_ssize_t) size);
-  g_bytes_unref (res);
-  return out;
+  return wk_bytes_result (wk_state_from_module (module), res, error);
 }
 
 static PyObject *

@@ -51,3 +51,11 @@ int wk_eng_floor_register (PyObject *module, WkModState *st);
 int wk_lz_register (PyObject *module, WkModState *st);
 int wk_rc2_register (PyObject *module, WkModState *st);
 int wk_rc2_tfrag_register (PyObject *module, WkModState *st);
+
+/* dict[key] = value, stealing value; -1 on failure (value may be NULL, as
+ * when the call that made it failed). */
+int wk_dict_put (PyObject *dict, const char *key, PyObject *value);
+
+/* A core result as bytes: out copied into a new bytes object and released;
+ * out == NULL raises error via wk_raise. */
+PyObject *wk_bytes_result (WkModState *st, GBytes *out, GError *error);

@@ -57,15 +57,6 @@ rc2_level_getbuffer (Rc2LevelObject *self, Py_buffer *view, int flags)
                             (Py_ssize_t) size, 1, flags);
 }
 
-/* d[key] = value, stealing value; -1 on failure. */
-static int
-put (PyObject *d, const char *key, PyObject *value)
-{
-  int rc = value ? PyDict_SetItemString (d, key, value) : -1;
-  Py_XDECREF (value);
-  return rc;
-}
-
 static PyObject *
 rc2_level_header (Rc2LevelObject *self, void *closure)
 {
@@ -81,7 +72,7 @@ rc2_level_extents (Rc2LevelObject *self, void *closure)
   for (guint i = 0; d && i < self->lvl->n_extents; i++)
     {
       const WkRc2Extent *x = &self->lvl->extents[i];
-      if (put (d, x->name, Py_BuildValue ("(nnii)", (Py_ssize_t) x->offset,
+      if (wk_dict_put (d, x->name, Py_BuildValue ("(nnii)", (Py_ssize_t) x->offset,
                                           (Py_ssize_t) x->size, x->sector,
                                           x->sectors)) < 0)
         Py_CLEAR (d);
@@ -96,7 +87,7 @@ rc2_level_sections (Rc2LevelObject *self, void *closure)
   for (guint i = 0; d && i < WK_RC2_SECTIONS; i++)
     {
       const WkRc2Section *s = &self->lvl->sections[i];
-      if (put (d, s->name, Py_BuildValue ("(nn)", (Py_ssize_t) s->offset,
+      if (wk_dict_put (d, s->name, Py_BuildValue ("(nn)", (Py_ssize_t) s->offset,
                                           (Py_ssize_t) s->size)) < 0)
         Py_CLEAR (d);
     }
@@ -113,7 +104,7 @@ rc2_level_core_header (Rc2LevelObject *self, void *closure)
       PyObject *value = f->is_range
           ? Py_BuildValue ("(ii)", v, WK_RC2_CORE (self->lvl, f->offset + 4))
           : PyLong_FromLong (v);
-      if (put (d, f->name, value) < 0)
+      if (wk_dict_put (d, f->name, value) < 0)
         Py_CLEAR (d);
     }
   return d;

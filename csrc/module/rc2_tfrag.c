@@ -4,14 +4,6 @@
 #include "wk_numpy.h"
 #include "../core/rc2/tfrag.h"
 
-static int
-put (PyObject *d, const char *key, PyObject *value)
-{
-  int rc = value ? PyDict_SetItemString (d, key, value) : -1;
-  Py_XDECREF (value);
-  return rc;
-}
-
 static PyObject *
 patch_dict (const WkTfragPatch *p)
 {
@@ -89,15 +81,15 @@ tfrag_parse (PyObject *module, PyObject *args, PyObject *kwds)
     {
       PyObject *a = arr[i];
       arr[i] = NULL;
-      if (put (d, keys[i], a) < 0)
+      if (wk_dict_put (d, keys[i], a) < 0)
         {
           Py_CLEAR (d);
           Py_XDECREF (patches);
           goto done;
         }
     }
-  if (put (d, "patches", patches) < 0
-      || put (d, "lod_distance", PyFloat_FromDouble (t->lod_distance)) < 0)
+  if (wk_dict_put (d, "patches", patches) < 0
+      || wk_dict_put (d, "lod_distance", PyFloat_FromDouble (t->lod_distance)) < 0)
     Py_CLEAR (d);
 done:
   for (int i = 0; i < 6; i++)
@@ -202,15 +194,7 @@ tfrag_build (PyObject *module, PyObject *args)
   Py_BEGIN_ALLOW_THREADS
   out = wk_tfrags_build (meshes, (guint) count, lod_distance, &error);
   Py_END_ALLOW_THREADS
-  if (out == NULL)
-    wk_raise (wk_state_from_module (module), error);
-  else
-    {
-      gsize size;
-      const void *data = g_bytes_get_data (out, &size);
-      result = PyBytes_FromStringAndSize (data, (Py_ssize_t) size);
-      g_bytes_unref (out);
-    }
+  result = wk_bytes_result (wk_state_from_module (module), out, error);
 done:
   for (Py_ssize_t i = 0; i < held; i++)
     PyBuffer_Release (&views[i]);

@@ -1,4 +1,4 @@
-/* Small helpers the binding files share: paths and input bytes. */
+/* Small helpers the binding files share: paths, input bytes, results. */
 #include "module.h"
 
 #include "../core/common/wk_file.h"
@@ -31,4 +31,26 @@ wk_source_bytes (PyObject *source, GError **error)
   GBytes *bytes = g_bytes_new (view.buf, (gsize) view.len);
   PyBuffer_Release (&view);
   return bytes;
+}
+
+int
+wk_dict_put (PyObject *dict, const char *key, PyObject *value)
+{
+  if (value == NULL)
+    return -1;
+  int rc = PyDict_SetItemString (dict, key, value);
+  Py_DECREF (value);
+  return rc;
+}
+
+PyObject *
+wk_bytes_result (WkModState *st, GBytes *out, GError *error)
+{
+  if (out == NULL)
+    return wk_raise (st, error);
+  gsize size;
+  const void *data = g_bytes_get_data (out, &size);
+  PyObject *b = PyBytes_FromStringAndSize (data, (Py_ssize_t) size);
+  g_bytes_unref (out);
+  return b;
 }
