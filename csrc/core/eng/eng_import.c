@@ -1,5 +1,6 @@
 #include "eng_import.h"
 
+#include "../common/wk_num.h"
 #include "../common/wk_vec.h"
 
 #include <math.h>
@@ -274,10 +275,7 @@ face_cmp (gconstpointer a, gconstpointer b)
 static guint8
 color_byte (gfloat c)
 {
-  if (!(c > 0))
-    return 0;
-  gfloat v = roundf (c * 128.0f); /* clamped before the conversion: c may be inf */
-  return v >= 255.0f ? 255 : (guint8) v;
+  return wk_round_byte ((double) c * 128.0);
 }
 
 /* Build the model of one cell. */
@@ -459,7 +457,7 @@ tri_degenerate (const WkEngMeshIn *in, gsize t)
       b[k] = (double) in->positions[3 * (gsize) v[2] + k] - in->positions[3 * (gsize) v[0] + k];
     }
   wk_vec_cross (a, b, n);
-  return sqrt (n[0] * n[0] + n[1] * n[1] + n[2] * n[2]) < 1e-10;
+  return wk_vec_norm (n) < 1e-10;
 }
 
 static gboolean

@@ -2,6 +2,8 @@
 
 #include <math.h>
 
+#include "../common/wk_num.h"
+
 /* The corner-flag combinations that give different UVs; the quad halves
  * first (most faces of the originals use them). */
 static const guint16 patterns[] = {
@@ -11,20 +13,10 @@ static const guint16 patterns[] = {
   0, WK_ENG_FACE_MIRROR_U,
 };
 
-/* v (a whole number) clamped to lo..255; NaN gives lo. Clamped in double
- * so that no NaN or huge value reaches an integer conversion. */
-static guint8
-clamp_byte (double v, guint8 lo)
-{
-  if (!(v > lo))
-    return lo;
-  return v >= 255.0 ? 255 : (guint8) v;
-}
-
 static guint8
 texel (double t)
 {
-  return clamp_byte (round (t * 256.0), 0);
+  return wk_round_byte (t * 256.0);
 }
 
 gfloat
@@ -75,7 +67,7 @@ wk_eng_uv_fit (const gfloat uv[3][2], WkEngUvFit *fit)
           double hi = cnt[c][1] ? sum[c][1] / cnt[c][1] : lo + 1.0 / 256;
           t[c][0] = texel (lo);
           /* hi edge is (last texel + 1)/256 */
-          t[c][1] = clamp_byte (round (hi * 256.0) - 1.0, t[c][0]);
+          t[c][1] = wk_clamp_byte (round (hi * 256.0) - 1.0, t[c][0]);
         }
       e.u0 = t[0][0];
       e.u1 = t[0][1];

@@ -4,6 +4,7 @@
 
 #include <math.h>
 
+#include "../common/wk_num.h"
 #include "../common/wk_reader.h"
 
 static void
@@ -225,11 +226,7 @@ write_patch (GByteArray *o, const WkTfragMesh *x, guint m, guint8 *h,
   gsize rgba = o->len - start;
   for (guint i = 0; i < x->n; i++)
     for (int a = 0; a < 4; a++)
-      {
-        /* clamped in double: an inf or NaN colour never reaches lround */
-        gdouble c = round ((gdouble) x->color[4 * i + a] * 128.0);
-        wk_put_u8 (o, !(c > 0) ? 0 : c >= 255 ? 255 : (guint8) c);
-      }
+      wk_put_u8 (o, wk_round_byte ((gdouble) x->color[4 * i + a] * 128.0));
   pad16 (o, start);
   if (o->len - start > 0xffff)
     LIMIT ("patch data of %u bytes exceeds the 16-bit offsets", o->len - (guint) start);
