@@ -266,3 +266,13 @@ def test_missing_parts_name_the_offset_of_their_pair(write):
     with pytest.raises(wadkit.FormatError, match="gameplay extent is empty") as info:
         wadkit.rc2.from_bytes(patched(data, 0x24, "<i", 0)).gameplay
     assert info.value.offset == 0x20
+
+
+def test_negative_max_size_is_a_value_error(write):
+    """A negative max_size used to reach PyBytes_FromStringAndSize (a
+    SystemError for streams without a declared size)."""
+    data, _ = R.level()
+    lvl = wadkit.rc2.from_bytes(data)
+    for name in ("core_data", "gameplay"):
+        with pytest.raises(ValueError, match="max_size must be >= 0"):
+            lvl._lvl.decompress(name, max_size=-1)

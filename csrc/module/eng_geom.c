@@ -253,10 +253,11 @@ model_dict (const WkEngModel *m, WkEngSpace space)
       bx[3 * c + k] = (k == 2 ? zs : 1.0f) * m->box[c][k];
   for (int k = 0; k < 3; k++)
     ce[k] = (k == 2 ? zs : 1.0f) * m->centre[k];
-  if (wk_dict_put (d, "positions", pos) < 0 || wk_dict_put (d, "normals", nrm) < 0
-      || wk_dict_put (d, "triangles", tri) < 0 || wk_dict_put (d, "face_flags", flags) < 0
-      || wk_dict_put (d, "face_texture", tex) < 0 || wk_dict_put (d, "face_planes", planes) < 0
-      || wk_dict_put (d, "box", box) < 0 || wk_dict_put (d, "centre", centre) < 0)
+  /* | not ||: every put must run, each steals its value */
+  if ((wk_dict_put (d, "positions", pos) | wk_dict_put (d, "normals", nrm)
+      | wk_dict_put (d, "triangles", tri) | wk_dict_put (d, "face_flags", flags)
+      | wk_dict_put (d, "face_texture", tex) | wk_dict_put (d, "face_planes", planes)
+      | wk_dict_put (d, "box", box) | wk_dict_put (d, "centre", centre)) < 0)
     {
       pos = nrm = tri = flags = tex = planes = box = centre = NULL;
       goto fail_d;
@@ -389,22 +390,23 @@ geom_tiles (EngGeomObject *g, PyObject *args, PyObject *kwds)
       sw[5 * k + 3] = m->swaps[k].model_a;
       sw[5 * k + 4] = m->swaps[k].model_b;
     }
-  if (wk_dict_put (d, "position", pos) < 0 || wk_dict_put (d, "a_position", apos) < 0
-      || wk_dict_put (d, "rotation", rot) < 0 || wk_dict_put (d, "a_rotation", arot) < 0
-      || wk_dict_put (d, "a_model", amodel) < 0 || wk_dict_put (d, "anim_flag", anim) < 0
-      || wk_dict_put (d, "cell_xz", cellxz) < 0 || wk_dict_put (d, "swaps", swaps) < 0
-      || wk_dict_put (d, "model", array_copy (1, n, 1, 1, NPY_UINT32, m->model, 4)) < 0
-      || wk_dict_put (d, "b", array_copy (2, n, 6, 1, NPY_INT32, m->b, 4)) < 0
-      || wk_dict_put (d, "cell", array_copy (1, n, 1, 1, NPY_INT32, m->cell, 4)) < 0
-      || wk_dict_put (d, "swap", array_copy (1, n, 1, 1, NPY_INT32, m->swap_of_tile, 4)) < 0
-      || wk_dict_put (d, "colors", array_copy (2, m->n_colors, 4, 1, NPY_UINT8, m->colors, 1)) < 0
-      || wk_dict_put (d, "color_start", array_copy (1, n, 1, 1, NPY_UINT32, m->col_start, 4)) < 0
-      || wk_dict_put (d, "color_sets", array_copy (1, n, 1, 1, NPY_UINT32, m->col_sets, 4)) < 0
-      || wk_dict_put (d, "color_b_start", array_copy (1, n, 1, 1, NPY_UINT32, m->colb_start, 4)) < 0
-      || wk_dict_put (d, "color_b_sets", array_copy (1, n, 1, 1, NPY_UINT32, m->colb_sets, 4)) < 0
-      || wk_dict_put (d, "width", PyLong_FromUnsignedLong (m->w)) < 0
-      || wk_dict_put (d, "height", PyLong_FromUnsignedLong (m->h)) < 0
-      || wk_dict_put (d, "has_swap_block", PyBool_FromLong (m->has_swaps)) < 0)
+  /* | not ||: every put must run, each steals its value */
+  if ((wk_dict_put (d, "position", pos) | wk_dict_put (d, "a_position", apos)
+      | wk_dict_put (d, "rotation", rot) | wk_dict_put (d, "a_rotation", arot)
+      | wk_dict_put (d, "a_model", amodel) | wk_dict_put (d, "anim_flag", anim)
+      | wk_dict_put (d, "cell_xz", cellxz) | wk_dict_put (d, "swaps", swaps)
+      | wk_dict_put (d, "model", array_copy (1, n, 1, 1, NPY_UINT32, m->model, 4))
+      | wk_dict_put (d, "b", array_copy (2, n, 6, 1, NPY_INT32, m->b, 4))
+      | wk_dict_put (d, "cell", array_copy (1, n, 1, 1, NPY_INT32, m->cell, 4))
+      | wk_dict_put (d, "swap", array_copy (1, n, 1, 1, NPY_INT32, m->swap_of_tile, 4))
+      | wk_dict_put (d, "colors", array_copy (2, m->n_colors, 4, 1, NPY_UINT8, m->colors, 1))
+      | wk_dict_put (d, "color_start", array_copy (1, n, 1, 1, NPY_UINT32, m->col_start, 4))
+      | wk_dict_put (d, "color_sets", array_copy (1, n, 1, 1, NPY_UINT32, m->col_sets, 4))
+      | wk_dict_put (d, "color_b_start", array_copy (1, n, 1, 1, NPY_UINT32, m->colb_start, 4))
+      | wk_dict_put (d, "color_b_sets", array_copy (1, n, 1, 1, NPY_UINT32, m->colb_sets, 4))
+      | wk_dict_put (d, "width", PyLong_FromUnsignedLong (m->w))
+      | wk_dict_put (d, "height", PyLong_FromUnsignedLong (m->h))
+      | wk_dict_put (d, "has_swap_block", PyBool_FromLong (m->has_swaps))) < 0)
     {
       Py_DECREF (d);
       return NULL;
@@ -493,15 +495,16 @@ anim_dict (const WkEngStpc *s, const WkEngAnim *a)
         ((gint16 *) PyArray_DATA ((PyArrayObject *) fw))[k]
             = wk_les16 (p + a->frame_words_off + 2 * k);
     }
-  if (wk_dict_put (d, "n_frames", PyLong_FromUnsignedLong (a->n_frames)) < 0
-      || wk_dict_put (d, "n_bones", PyLong_FromUnsignedLong (a->n_bones)) < 0
-      || wk_dict_put (d, "n_delta", PyLong_FromUnsignedLong (a->n_delta)) < 0
-      || wk_dict_put (d, "flag", PyLong_FromUnsignedLong (a->flag)) < 0
-      || wk_dict_put (d, "a", aw) < 0 || wk_dict_put (d, "frame_words", fw) < 0
-      || wk_dict_put (d, "matrices", mats) < 0 || wk_dict_put (d, "deltas", deltas) < 0
-      || wk_dict_put (d, "offset", PyLong_FromLongLong (s->base + (gint64) a->offset)) < 0
-      || wk_dict_put (d, "raw", PyBytes_FromStringAndSize ((const char *) p + a->offset,
-                                                   (Py_ssize_t) a->size)) < 0)
+  /* | not ||: every put must run, each steals its value */
+  if ((wk_dict_put (d, "n_frames", PyLong_FromUnsignedLong (a->n_frames))
+      | wk_dict_put (d, "n_bones", PyLong_FromUnsignedLong (a->n_bones))
+      | wk_dict_put (d, "n_delta", PyLong_FromUnsignedLong (a->n_delta))
+      | wk_dict_put (d, "flag", PyLong_FromUnsignedLong (a->flag))
+      | wk_dict_put (d, "a", aw) | wk_dict_put (d, "frame_words", fw)
+      | wk_dict_put (d, "matrices", mats) | wk_dict_put (d, "deltas", deltas)
+      | wk_dict_put (d, "offset", PyLong_FromLongLong (s->base + (gint64) a->offset))
+      | wk_dict_put (d, "raw", PyBytes_FromStringAndSize ((const char *) p + a->offset,
+                                                   (Py_ssize_t) a->size))) < 0)
     {
       Py_DECREF (d);
       return NULL;

@@ -15,6 +15,11 @@ wk_lz_decompress_py (WkModState *st, const guint8 *src, gsize size, gint64 base,
   GError *error = NULL;
   PyObject *out = NULL;
   WkLzDecoder d;
+  if (max_size < 0)
+    {
+      PyErr_SetString (PyExc_ValueError, "max_size must be >= 0");
+      return NULL;
+    }
   if (!wk_lz_decoder_init (&d, src, size, base, &error))
     goto fail;
   if (expected > max_size)
@@ -84,12 +89,9 @@ lz_decompress (PyObject *module, PyObject *args, PyObject *kwds)
   if (!PyArg_ParseTupleAndKeywords (args, kwds, "y*|nn:lz_decompress", kwlist,
                                     &in, &max_size, &expected))
     return NULL;
-  PyObject *out = NULL;
-  if (max_size < 0)
-    PyErr_SetString (PyExc_ValueError, "max_size must be >= 0");
-  else
-    out = wk_lz_decompress_py (wk_state_from_module (module), in.buf,
-                               (gsize) in.len, 0, max_size, expected, NULL);
+  PyObject *out = wk_lz_decompress_py (wk_state_from_module (module), in.buf,
+                                       (gsize) in.len, 0, max_size, expected,
+                                       NULL);
   PyBuffer_Release (&in);
   return out;
 }

@@ -72,9 +72,10 @@ rc2_level_extents (Rc2LevelObject *self, void *closure)
   for (guint i = 0; d && i < self->lvl->n_extents; i++)
     {
       const WkRc2Extent *x = &self->lvl->extents[i];
-      if (wk_dict_put (d, x->name, Py_BuildValue ("(nnii)", (Py_ssize_t) x->offset,
-                                          (Py_ssize_t) x->size, x->sector,
-                                          x->sectors)) < 0)
+      if (wk_dict_put (d, x->name,
+                       Py_BuildValue ("(nnii)", (Py_ssize_t) x->offset,
+                                      (Py_ssize_t) x->size, x->sector,
+                                      x->sectors)) < 0)
         Py_CLEAR (d);
     }
   return d;
@@ -88,7 +89,7 @@ rc2_level_sections (Rc2LevelObject *self, void *closure)
     {
       const WkRc2Section *s = &self->lvl->sections[i];
       if (wk_dict_put (d, s->name, Py_BuildValue ("(nn)", (Py_ssize_t) s->offset,
-                                          (Py_ssize_t) s->size)) < 0)
+                                                  (Py_ssize_t) s->size)) < 0)
         Py_CLEAR (d);
     }
   return d;
