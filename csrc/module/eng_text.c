@@ -273,11 +273,20 @@ effect_dict (const WkEngTexEffect *e)
   PyObject *params = PyTuple_New (e->n_params);
   PyObject *frames = PyList_New (e->frames ? e->frames->len : 0);
   PyObject *d = NULL;
-  for (guint k = 0; params && k < e->n_params; k++)
-    PyTuple_SET_ITEM (params, k, PyLong_FromLong (e->params[k]));
-  for (guint k = 0; frames && e->frames && k < e->frames->len; k++)
-    PyList_SET_ITEM (frames, k, PyLong_FromLong (g_array_index (e->frames, guint16, k)));
-  if (params && frames)
+  gboolean ok = params && frames;
+  for (guint k = 0; ok && k < e->n_params; k++)
+    {
+      PyObject *v = PyLong_FromLong (e->params[k]);
+      ok = v != NULL;
+      PyTuple_SET_ITEM (params, k, v);
+    }
+  for (guint k = 0; ok && e->frames && k < e->frames->len; k++)
+    {
+      PyObject *v = PyLong_FromLong (g_array_index (e->frames, guint16, k));
+      ok = v != NULL;
+      PyList_SET_ITEM (frames, k, v);
+    }
+  if (ok)
     d = Py_BuildValue ("{s:I,s:I,s:O,s:O}", "texture", (unsigned) e->texture,
                        "type", (unsigned) e->type, "params", params,
                        "frames", frames);
