@@ -627,58 +627,48 @@ fail:
 
 /* ---- rebuild ---- */
 
+typedef enum { PART_TRAK, PART_MAP, PART_STPC } Part;
+
+/* One chunk payload rebuilt from the parsed fields, without the GIL. */
 static PyObject *
-geom_build_trak (EngGeomObject *g, PyObject *unused)
+geom_build (EngGeomObject *g, Part part)
 {
   WkModState *st = geom_state (g);
   if (st == NULL)
     return NULL;
-  if (g->trak == NULL)
+  static const char *const names[] = { "TRAK", "MAP", "STPC" };
+  if ((part == PART_TRAK && g->trak == NULL) || (part == PART_MAP && g->map == NULL)
+      || (part == PART_STPC && g->stpc == NULL))
     {
-      PyErr_SetString (PyExc_KeyError, "this level has no TRAK chunk");
+      PyErr_Format (PyExc_KeyError, "this level has no %s chunk", names[part]);
       return NULL;
     }
   GError *error = NULL;
   GBytes *out;
   Py_BEGIN_ALLOW_THREADS
-  out = wk_eng_trak_build (g->trak, &error);
+  out = part == PART_TRAK ? wk_eng_trak_build (g->trak, &error)
+        : part == PART_MAP ? wk_eng_map_build (g->map, g->trak, &error)
+        : wk_eng_stpc_build (g->stpc, &error);
   Py_END_ALLOW_THREADS
   return wk_bytes_result (st, out, error);
+}
+
+static PyObject *
+geom_build_trak (EngGeomObject *g, PyObject *unused)
+{
+  return geom_build (g, PART_TRAK);
 }
 
 static PyObject *
 geom_build_map (EngGeomObject *g, PyObject *unused)
 {
-  WkModState *st = geom_state (g);
-  if (st == NULL)
-    return NULL;
-  if (g->map == NULL)
-    return no_map ();
-  GError *error = NULL;
-  GBytes *out;
-  Py_BEGIN_ALLOW_THREADS
-  out = wk_eng_map_build (g->map, g->trak, &error);
-  Py_END_ALLOW_THREADS
-  return wk_bytes_result (st, out, error);
+  return geom_build (g, PART_MAP);
 }
 
 static PyObject *
 geom_build_stpc (EngGeomObject *g, PyObject *unused)
 {
-  WkModState *st = geom_state (g);
-  if (st == NULL)
-    return NULL;
-  if (g->stpc == NULL)
-    {
-      PyErr_SetString (PyExc_KeyError, "this level has no STPC chunk");
-      return NULL;
-    }
-  GError *error = NULL;
-  GBytes *out;
-  Py_BEGIN_ALLOW_THREADS
-  out = wk_eng_stpc_build (g->stpc, &error);
-  Py_END_ALLOW_THREADS
-  return wk_bytes_result (st, out, error);
+  return geom_build (g, PART_STPC);
 }
 
 /* ---- write path ---- */

@@ -64,10 +64,7 @@ eng_wad_dealloc (EngWadObject *self)
 static int
 eng_wad_getbuffer (EngWadObject *self, Py_buffer *view, int flags)
 {
-  gsize size = 0;
-  const void *data = g_bytes_get_data (self->wad->bytes, &size);
-  return PyBuffer_FillInfo (view, (PyObject *) self, (void *) data,
-                            (Py_ssize_t) size, 1, flags);
+  return wk_bytes_getbuffer ((PyObject *) self, self->wad->bytes, view, flags);
 }
 
 static PyObject *

@@ -59,3 +59,6 @@ int wk_dict_put (PyObject *dict, const char *key, PyObject *value);
 /* A core result as bytes: out copied into a new bytes object and released;
  * out == NULL raises error via wk_raise. */
 PyObject *wk_bytes_result (WkModState *st, GBytes *out, GError *error);
+
+/* bf_getbuffer of an object whose contents are the read-only bytes. */
+int wk_bytes_getbuffer (PyObject *owner, GBytes *bytes, Py_buffer *view, int flags);

@@ -51,10 +51,7 @@ rc2_level_dealloc (Rc2LevelObject *self)
 static int
 rc2_level_getbuffer (Rc2LevelObject *self, Py_buffer *view, int flags)
 {
-  gsize size = 0;
-  const void *data = g_bytes_get_data (self->lvl->bytes, &size);
-  return PyBuffer_FillInfo (view, (PyObject *) self, (void *) data,
-                            (Py_ssize_t) size, 1, flags);
+  return wk_bytes_getbuffer ((PyObject *) self, self->lvl->bytes, view, flags);
 }
 
 static PyObject *

@@ -54,3 +54,12 @@ wk_bytes_result (WkModState *st, GBytes *out, GError *error)
   g_bytes_unref (out);
   return b;
 }
+
+int
+wk_bytes_getbuffer (PyObject *owner, GBytes *bytes, Py_buffer *view, int flags)
+{
+  gsize size = 0;
+  const void *data = g_bytes_get_data (bytes, &size);
+  return PyBuffer_FillInfo (view, owner, (void *) data, (Py_ssize_t) size, 1,
+                            flags);
+}
