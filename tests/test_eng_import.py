@@ -473,3 +473,16 @@ def test_grid_growth_beyond_the_bound_is_a_limit_error(tmp_path):
     with pytest.warns(wadkit.WadWarning, match="grown from 4×4 to 1001×4"):
         lvl4 = wadkit.eng.from_bytes(base_level())
         lvl4.with_geometry(pos, tri, uv, tex, texture_table=TABLE)
+
+
+def test_texture_table_beyond_65536_entries_is_refused_not_cut():
+    """As world_mesh does: a table a u16 face index cannot reach the end of
+    is a ValueError (it used to be cut to 65536 entries silently)."""
+    lvl = wadkit.eng.from_bytes(base_level())
+    pos, tri, uv, tex = quad_mesh()
+    big = TABLE * (65537 // 4 + 1)
+    assert len(big) // 8 > 65536
+    with pytest.raises(ValueError, match=r"n ≤ 65536"):
+        lvl.world_mesh(texture_table=big)
+    with pytest.raises(ValueError, match=r"n ≤ 65536"):
+        lvl.with_geometry(pos, tri, uv, tex, texture_table=big)

@@ -760,12 +760,14 @@ geom_import_mesh (EngGeomObject *g, PyObject *args, PyObject *kwds)
       || check_len (&b[7], np_ * 16, "c_polygons") < 0
       || check_len (&b[8], np_, "c_material") < 0)
     goto done;
-  if (b[9].has && b[9].view.len % 8)
+  if (b[9].has && (b[9].view.len % 8 || b[9].view.len / 8 > G_MAXUINT16 + 1))
     {
-      PyErr_SetString (PyExc_ValueError, "texture_table must be n×8 bytes");
+      /* as world_mesh: a u16 face index reaches no further entry */
+      PyErr_SetString (PyExc_ValueError,
+                       "texture_table must be n×8 bytes (n ≤ 65536)");
       goto done;
     }
-  guint n_entries = b[9].has ? (guint) MIN (b[9].view.len / 8, G_MAXUINT16 + 1) : 0;
+  guint n_entries = b[9].has ? (guint) (b[9].view.len / 8) : 0;
   entries = b[9].has ? g_new (WkEngTexEntry, n_entries + 1) : NULL;
   for (guint i = 0; i < n_entries; i++)
     wk_eng_tex_entry_decode ((const guint8 *) b[9].view.buf + 8 * i, &entries[i]);
