@@ -359,3 +359,16 @@ def test_writer_clamps_non_finite_colours():
     m = dict(QUAD_MESH, color=[[np.inf, 1e30, np.nan, -np.inf]] * 4)
     t = _core.tfrag_parse(wadkit.rc2.build_tfrags([m]), 0)
     assert t["color"][0].tolist() == [[255 / 128, 255 / 128, 0, 0]] * 3
+
+
+def test_writable_buffer_is_parsed_from_a_copy():
+    """A bytearray (which another thread could change between the parse's
+    checks and the fill) gives the same arrays as bytes: it is copied first;
+    a bad byte in it is still reported at its offset."""
+    blk = T.block([T.grid_patch(0, 0, lod_split=True), quad()])
+    a, b = _core.tfrag_parse(blk, 0), _core.tfrag_parse(bytearray(blk), 0)
+    for k in ("positions", "triangles", "uv", "color", "texture", "patch"):
+        assert np.array_equal(a[k], b[k]), k
+    bad = bytearray(T.block([quad(vert_count=5)]))
+    e = fails(bad, "vert_count 5")
+    assert e.offset == 0x40 + 0x3C

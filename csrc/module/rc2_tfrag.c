@@ -29,8 +29,12 @@ tfrag_parse (PyObject *module, PyObject *args, PyObject *kwds)
     return NULL;
   GError *error = NULL;
   WkTfrags *t;
+  /* The fill reads the block again after the parse checked it: a buffer
+   * another thread could change meanwhile is parsed from a copy. */
+  g_autofree guint8 *copy = in.readonly ? NULL : g_memdup2 (in.buf, (gsize) in.len);
+  const guint8 *block = copy ? copy : in.buf;
   Py_BEGIN_ALLOW_THREADS
-  t = wk_tfrags_parse (in.buf, (gsize) in.len, base, lod, texture_count, &error);
+  t = wk_tfrags_parse (block, (gsize) in.len, base, lod, texture_count, &error);
   Py_END_ALLOW_THREADS
   if (t == NULL)
     {
