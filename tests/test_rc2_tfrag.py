@@ -372,3 +372,16 @@ def test_writable_buffer_is_parsed_from_a_copy():
     bad = bytearray(T.block([quad(vert_count=5)]))
     e = fails(bad, "vert_count 5")
     assert e.offset == 0x40 + 0x3C
+
+
+def test_negative_texture_count_is_a_format_error(write):
+    """A negative tfrag texture count in the core header used to reach
+    tfrag_parse as "no table" and switch the texture-index check off."""
+    data = level_with_terrain()
+    at = wadkit.rc2.from_bytes(data).sections["core_index"][0] + 0x30
+    bad = bytearray(data)
+    struct.pack_into("<i", bad, at, -1)
+    lvl = wadkit.rc2.open(write("LEVEL0.WAD", bytes(bad)))
+    with pytest.raises(wadkit.FormatError, match="count -1 is negative") as e:
+        lvl.terrain()
+    assert e.value.offset == at and "RC2 core header" in e.value.context
