@@ -576,7 +576,9 @@ geom_world_mesh (EngGeomObject *g, PyObject *args, PyObject *kwds)
       PyBuffer_Release (&view);
     }
   gsize nv, nt;
-  wk_eng_world_mesh_size (g->trak, g->map, &nv, &nt);
+  GError *size_error = NULL;
+  if (!wk_eng_world_mesh_size (g->trak, g->map, &nv, &nt, &size_error))
+    return wk_raise (st, size_error);
   PyObject *arr[8] = {
     new_array (2, (npy_intp) nv, 3, 1, 1, NPY_FLOAT32),
     new_array (2, (npy_intp) nt, 3, 1, 1, NPY_UINT32),
