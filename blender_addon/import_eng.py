@@ -1,0 +1,251 @@
+"""ENG level -> Blender scene. Reads only the documented wadkit arrays
+(lvl.world_mesh(), lvl.tiles, lvl.pages, lvl.textures, lvl.objects); never
+bytes. All data is built first and linked to the scene at the end."""
+from __future__ import annotations
+
+import math
+import os
+
+import bpy
+import numpy as np
+
+from . import convert, materials
+from .build import Created, Progress
+from .mesh_build import build_mesh, drop_degenerate, split_by
+
+# custom property names the exporter reads back
+PROP_SOURCE = "wadkit_source"       # on the level collection: the source path
+PROP_FORMAT = "wadkit_format"       # "eng" / "rc2"
+PROP_TILE = "wadkit_tile"           # on a tile object: tile index
+PROP_MODEL = "wadkit_model"
+PROP_ROTATION = "wadkit_rotation"
+ATTR_TEXTURE = "wadkit_texture"     # face attribute: texture-table index
+ATTR_FLAGS = "wadkit_face_flags"    # face attribute: engine face flags
+
+
+def _tile_transform(tile):
+    """(location in Blender space, rotation about z) of a tile."""
+    pos = getattr(tile, "position", None)
+    rot = int(getattr(tile, "rotation", 0))
+    if pos is None:
+        return np.zeros(3, np.float32), 0.0
+    return convert.to_blender(np.asarray(pos, np.float32))[0], convert.rotation_angle(rot)
+
+
+def _to_local(world: np.ndarray, loc: np.ndarray, angle: float) -> np.ndarray:
+    """Inverse of the object transform (rotation about z by angle, then loc)."""
+    c, s = math.cos(angle), math.sin(angle)
+    d = world - loc
+    out = np.empty_like(d)
+    out[:, 0] = c * d[:, 0] + s * d[:, 1]
+    out[:, 1] = -s * d[:, 0] + c * d[:, 1]
+    out[:, 2] = d[:, 2]
+    return out
+
+
+class _Materials:
+    """Images and materials made on demand, one per page / TexKey."""
+
+    def __init__(self, created: Created, level_name: str, lvl, vertex_colors: bool):
+        self.created, self.level = created, level_name
+        self.pages = list(getattr(lvl, "pages", []) or [])
+        self.textures = list(getattr(lvl, "textures", []) or [])
+        self.vertex_colors = vertex_colors
+        self.images: dict[int, object] = {}
+        self.by_key: dict[materials.TexKey, object] = {}
+
+    def key(self, texture: int) -> materials.TexKey:
+        if 0 <= texture < len(self.textures):
+            return materials.texture_key(self.textures[texture])
+        return materials.TexKey(-1, 0, (255, 255, 255))   # no texture: white
+
+    def image(self, page: int):
+        if page not in self.images:
+            rgba = self.pages[page].rgba
+            self.images[page] = self.created.add("images", materials.make_image(
+                f"{self.level} page {page:02d}", rgba))
+        return self.images[page]
+
+    def material(self, texture: int):
+        k = self.key(texture)
+        if k not in self.by_key:
+            img = self.image(k.page) if 0 <= k.page < len(self.pages) else None
+            if k.flat is not None:
+                name = f"{self.level} flat {k.flat[0]:02x}{k.flat[1]:02x}{k.flat[2]:02x} b{k.blend}"
+            else:
+                name = f"{self.level} page {k.page:02d} b{k.blend}"
+            self.by_key[k] = self.created.add("materials", materials.make_material(
+                name, k, img, self.vertex_colors))
+        return self.by_key[k]
+
+
+def import_eng(context, lvl, *, name: str | None = None, collision: bool = True,
+               objects: bool = True, vertex_colors: bool = True,
+               merge: str = "TILE"):
+    """Build the level into a new collection linked to the scene.
+    merge: "TILE" (one object per tile) or "ZONE" (one per zone).
+    Returns the collection. On any exception nothing stays behind."""
+    created = Created()
+    try:
+        return _import(context, lvl, created, name, collision, objects,
+                       vertex_colors, merge)
+    except BaseException:
+        created.rollback()
+        raise
+
+
+def _import(context, lvl, created, name, collision, objects, vertex_colors, merge):
+    path = getattr(lvl, "path", None)
+    name = name or (os.path.splitext(os.path.basename(path))[0] if path else "level")
+    wm = lvl.world_mesh(space="file")
+    tiles = list(getattr(lvl, "tiles", []) or [])
+    tri_all = np.asarray(wm["triangles"])
+    keep = drop_degenerate(tri_all)
+    pos_b = convert.to_blender(wm["positions"])
+    uv_b = convert.flip_v(wm["uv"])
+    color = np.asarray(wm["color"], np.float32)
+    color2 = wm.get("color2")
+    texture = np.asarray(wm["texture"], np.int32)
+    flags = np.asarray(wm["face_flags"], np.int32)
+    tile_of = np.asarray(wm["tile"], np.int32)
+    mats = _Materials(created, name, lvl, vertex_colors)
+
+    if merge == "ZONE":
+        zone_of_tile = np.array([int(getattr(t, "zone", 0)) for t in tiles] or [0], np.int32)
+        group_key = zone_of_tile[np.clip(tile_of[keep], 0, len(zone_of_tile) - 1)]
+    else:
+        group_key = tile_of[keep]
+    groups = list(split_by(tri_all[keep], group_key))
+    prog = Progress(context, len(groups) + (len(lvl.objects) if objects else 0))
+    level_objs, n = [], 0
+    try:
+        for g, sel in groups:
+            idx = keep[sel]
+            tri = tri_all[idx]
+            used, inv = np.unique(tri, return_inverse=True)
+            if merge == "TILE" and 0 <= g < len(tiles):
+                loc, ang = _tile_transform(tiles[g])
+            else:
+                loc, ang = np.zeros(3, np.float32), 0.0
+            local = _to_local(pos_b[used], loc, ang)
+            # material slots: the distinct materials of this object's faces
+            mat_list, slot_of, slots = [], {}, np.empty(len(idx), np.int32)
+            for j, t in enumerate(texture[idx]):
+                m = mats.material(int(t))
+                if m.name not in slot_of:
+                    slot_of[m.name] = len(mat_list)
+                    mat_list.append(m)
+                slots[j] = slot_of[m.name]
+            cols = {}
+            if vertex_colors:
+                cols[materials.COLOR_ATTR] = color[idx]
+                if color2 is not None:
+                    cols[materials.COLOR2_ATTR] = np.asarray(color2, np.float32)[idx]
+            label = f"{name} {'tile' if merge == 'TILE' else 'zone'} {g}"
+            me = build_mesh(label, local, inv.reshape(-1, 3).astype(np.int32),
+                            uv=uv_b[idx], colors=cols, material_index=slots,
+                            face_int={ATTR_TEXTURE: texture[idx], ATTR_FLAGS: flags[idx],
+                                      "wadkit_tile": tile_of[idx]})
+            for m in mat_list:
+                me.materials.append(m)
+            ob = created.mesh_object(label, me)
+            ob.location = tuple(float(v) for v in loc)
+            ob.rotation_euler = (0.0, 0.0, ang)
+            if merge == "TILE" and 0 <= g < len(tiles):
+                ob[PROP_TILE] = g
+                ob[PROP_MODEL] = int(getattr(tiles[g], "model", -1))
+                ob[PROP_ROTATION] = int(getattr(tiles[g], "rotation", 0))
+            level_objs.append(ob)
+            n += 1
+            prog.update(n)
+        obj_objs = _import_objects(lvl, created, name, prog, n) if objects else []
+        coll_objs = _import_collision(lvl, created, name) if collision else []
+    finally:
+        prog.end()
+
+    # link everything at the end
+    root = created.add("collections", bpy.data.collections.new(name))
+    root[PROP_SOURCE] = path or ""
+    root[PROP_FORMAT] = "eng"
+    for ob in level_objs:
+        root.objects.link(ob)
+    if obj_objs:
+        sub = created.add("collections", bpy.data.collections.new(f"{name} Objects"))
+        root.children.link(sub)
+        for ob in obj_objs:
+            sub.objects.link(ob)
+    if coll_objs:
+        sub = created.add("collections", bpy.data.collections.new(f"{name} Collision"))
+        sub.hide_render = True
+        root.children.link(sub)
+        for ob in coll_objs:
+            sub.objects.link(ob)
+    context.scene.collection.children.link(root)
+    context.view_layer.update()         # matrix_world of the new objects
+    return root
+
+
+def _import_objects(lvl, created, name, prog, n):
+    """STPC models, laid out in a row along +x beside the level (they have no
+    place of their own in the level file)."""
+    out, x = [], 0.0
+    for i, m in enumerate(lvl.objects):
+        tri = np.asarray(m.triangles)
+        keep = drop_degenerate(tri)
+        pos = convert.to_blender(m.positions)
+        me = build_mesh(f"{name} object {i}", pos, tri[keep].astype(np.int32))
+        ob = created.mesh_object(f"{name} object {i}", me)
+        ob["wadkit_object"] = i
+        counts = getattr(m, "bone_vertex_counts", None)
+        if counts is not None and len(counts):
+            start = 0
+            for b, c in enumerate(counts):       # vertices are grouped by bone
+                vg = ob.vertex_groups.new(name=f"bone {b}")
+                vg.add(list(range(start, start + int(c))), 1.0, "REPLACE")
+                start += int(c)
+        if len(pos):
+            width = float(pos[:, 0].max() - pos[:, 0].min())
+            ob.location = (x - float(pos[:, 0].min()), -4.0, 0.0)
+            x += width + 1.0
+        out.append(ob)
+        n += 1
+        prog.update(n)
+    return out
+
+
+def _import_collision(lvl, created, name):
+    """Collision polygons per tile, if the level provides them
+    (lvl.collision_mesh(): positions, polygons as corner lists, material,
+    type, group, tile) -- wired once the geometry work exposes it."""
+    getter = getattr(lvl, "collision_mesh", None)
+    if getter is None:
+        return []
+    cm = getter(space="file")
+    pos_b = convert.to_blender(cm["positions"])
+    tri = np.asarray(cm["triangles"])
+    mat = np.asarray(cm["material"], np.int32)
+    out, cmats = [], {}
+    for g, sel in split_by(tri, np.asarray(cm["tile"], np.int32)):
+        used, inv = np.unique(tri[sel], return_inverse=True)
+        slots = np.empty(len(sel), np.int32)
+        mlist = []
+        for j, mm in enumerate(mat[sel]):
+            mm = int(mm)
+            if mm not in cmats:
+                cmats[mm] = created.add("materials", materials.collision_material(
+                    f"{name} ground {mm:02x}", mm))
+            if cmats[mm] not in mlist:
+                mlist.append(cmats[mm])
+            slots[j] = mlist.index(cmats[mm])
+        me = build_mesh(f"{name} collision {g}", pos_b[used], inv.reshape(-1, 3),
+                        material_index=slots,
+                        face_int={"wadkit_type": cm["type"][sel],
+                                  "wadkit_group": cm["group"][sel],
+                                  "wadkit_material": mat[sel]})
+        for m in mlist:
+            me.materials.append(m)
+        ob = created.mesh_object(f"{name} collision {g}", me)
+        ob.hide_render = True
+        ob.display_type = "WIRE"
+        out.append(ob)
+    return out
