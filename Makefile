@@ -65,7 +65,7 @@ BPY_REQ_HASH := $(shell cat requirements-blender.txt | sha256sum | cut -c1-12)
 BPY_VENV ?= $(HOME)/.cache/wadkit/bpy-venv-$(BPY_REQ_HASH)
 
 # tests/blender in a real headless Blender (bpy wheel, else Debian's blender).
-test-blender: build
+test-blender: build blender-extension
 	./tools/blender-tests.sh $(BPY_VENV)
 
 # The Blender 4.2+ extension zip: blender_addon/ + the wheel of wadkit.
