@@ -1,5 +1,6 @@
 """ENG level -> Blender scene. Reads only the documented wadkit arrays
-(lvl.world_mesh(), lvl.tiles, lvl.pages, lvl.textures, lvl.objects); never
+(lvl.world_mesh(), lvl.tiles, lvl.zones, lvl.pages, lvl.textures,
+lvl.objects); never
 bytes. All data is built first and linked to the scene at the end."""
 from __future__ import annotations
 
@@ -23,13 +24,12 @@ ATTR_TEXTURE = "wadkit_texture"     # face attribute: texture-table index
 ATTR_FLAGS = "wadkit_face_flags"    # face attribute: engine face flags
 
 
-def _tile_transform(tile):
-    """(location in Blender space, rotation about z) of a tile."""
-    pos = getattr(tile, "position", None)
-    rot = int(getattr(tile, "rotation", 0))
-    if pos is None:
-        return np.zeros(3, np.float32), 0.0
-    return convert.to_blender(np.asarray(pos, np.float32))[0], convert.rotation_angle(rot)
+def _tile_transform(tiles, i: int):
+    """(location in Blender space, rotation about z) of tile i.
+    tiles: lvl.tiles, a table of arrays (position (N,3) file space,
+    rotation (N,) 0..4095, model (N,) ...)."""
+    pos = np.asarray(tiles.position[i], np.float32)
+    return convert.to_blender(pos)[0], convert.rotation_angle(int(tiles.rotation[i]))
 
 
 def _to_local(world: np.ndarray, loc: np.ndarray, angle: float) -> np.ndarray:
@@ -43,20 +43,37 @@ def _to_local(world: np.ndarray, loc: np.ndarray, angle: float) -> np.ndarray:
     return out
 
 
+def _texture_table(lvl):
+    """lvl.textures (a dict of arrays: page, flat, color, blend ...), or
+    None when the level has no TEXT chunk."""
+    try:
+        return lvl.textures
+    except KeyError:
+        return None
+
+
+def _pages(lvl):
+    try:
+        return list(lvl.pages)
+    except KeyError:
+        return []
+
+
 class _Materials:
     """Images and materials made on demand, one per page / TexKey."""
 
     def __init__(self, created: Created, level_name: str, lvl, vertex_colors: bool):
         self.created, self.level = created, level_name
-        self.pages = list(getattr(lvl, "pages", []) or [])
-        self.textures = list(getattr(lvl, "textures", []) or [])
+        self.pages = _pages(lvl)
+        self.table = _texture_table(lvl)
         self.vertex_colors = vertex_colors
         self.images: dict[int, object] = {}
         self.by_key: dict[materials.TexKey, object] = {}
 
     def key(self, texture: int) -> materials.TexKey:
-        if 0 <= texture < len(self.textures):
-            return materials.texture_key(self.textures[texture])
+        t = self.table
+        if t is not None and 0 <= texture < len(t["page"]):
+            return materials.texture_key(t, texture)
         return materials.TexKey(-1, 0, (255, 255, 255))   # no texture: white
 
     def image(self, page: int):
@@ -72,6 +89,8 @@ class _Materials:
             img = self.image(k.page) if 0 <= k.page < len(self.pages) else None
             if k.flat is not None:
                 name = f"{self.level} flat {k.flat[0]:02x}{k.flat[1]:02x}{k.flat[2]:02x} b{k.blend}"
+            elif img is None:
+                name = f"{self.level} page {k.page:02d} missing b{k.blend}"
             else:
                 name = f"{self.level} page {k.page:02d} b{k.blend}"
             self.by_key[k] = self.created.add("materials", materials.make_material(
@@ -98,20 +117,25 @@ def _import(context, lvl, created, name, collision, objects, vertex_colors, merg
     path = getattr(lvl, "path", None)
     name = name or (os.path.splitext(os.path.basename(path))[0] if path else "level")
     wm = lvl.world_mesh(space="file")
-    tiles = list(getattr(lvl, "tiles", []) or [])
+    tiles = lvl.tiles
+    ntiles = len(tiles.model)
     tri_all = np.asarray(wm["triangles"])
     keep = drop_degenerate(tri_all)
     pos_b = convert.to_blender(wm["positions"])
     uv_b = convert.flip_v(wm["uv"])
     color = np.asarray(wm["color"], np.float32)
-    color2 = wm.get("color2")
+    # the second colour set, for the tiles that have one
+    sets = np.asarray(getattr(tiles, "color_sets", np.zeros(ntiles)), np.int32)
+    color2 = None
+    if vertex_colors and (sets >= 2).any():
+        color2 = np.asarray(lvl.world_mesh(space="file", color_set=1)["color"], np.float32)
     texture = np.asarray(wm["texture"], np.int32)
     flags = np.asarray(wm["face_flags"], np.int32)
     tile_of = np.asarray(wm["tile"], np.int32)
     mats = _Materials(created, name, lvl, vertex_colors)
 
     if merge == "ZONE":
-        zone_of_tile = np.array([int(getattr(t, "zone", 0)) for t in tiles] or [0], np.int32)
+        zone_of_tile = _tile_zones(lvl, ntiles)
         group_key = zone_of_tile[np.clip(tile_of[keep], 0, len(zone_of_tile) - 1)]
     else:
         group_key = tile_of[keep]
@@ -123,8 +147,8 @@ def _import(context, lvl, created, name, collision, objects, vertex_colors, merg
             idx = keep[sel]
             tri = tri_all[idx]
             used, inv = np.unique(tri, return_inverse=True)
-            if merge == "TILE" and 0 <= g < len(tiles):
-                loc, ang = _tile_transform(tiles[g])
+            if merge == "TILE" and 0 <= g < ntiles:
+                loc, ang = _tile_transform(tiles, g)
             else:
                 loc, ang = np.zeros(3, np.float32), 0.0
             local = _to_local(pos_b[used], loc, ang)
@@ -139,8 +163,9 @@ def _import(context, lvl, created, name, collision, objects, vertex_colors, merg
             cols = {}
             if vertex_colors:
                 cols[materials.COLOR_ATTR] = color[idx]
-                if color2 is not None:
-                    cols[materials.COLOR2_ATTR] = np.asarray(color2, np.float32)[idx]
+                if color2 is not None and merge == "TILE" and 0 <= g < ntiles \
+                        and sets[g] >= 2:
+                    cols[materials.COLOR2_ATTR] = color2[idx]
             label = f"{name} {'tile' if merge == 'TILE' else 'zone'} {g}"
             me = build_mesh(label, local, inv.reshape(-1, 3).astype(np.int32),
                             uv=uv_b[idx], colors=cols, material_index=slots,
@@ -151,10 +176,10 @@ def _import(context, lvl, created, name, collision, objects, vertex_colors, merg
             ob = created.mesh_object(label, me)
             ob.location = tuple(float(v) for v in loc)
             ob.rotation_euler = (0.0, 0.0, ang)
-            if merge == "TILE" and 0 <= g < len(tiles):
+            if merge == "TILE" and 0 <= g < ntiles:
                 ob[PROP_TILE] = g
-                ob[PROP_MODEL] = int(getattr(tiles[g], "model", -1))
-                ob[PROP_ROTATION] = int(getattr(tiles[g], "rotation", 0))
+                ob[PROP_MODEL] = int(tiles.model[g])
+                ob[PROP_ROTATION] = int(tiles.rotation[g])
             level_objs.append(ob)
             n += 1
             prog.update(n)
@@ -185,6 +210,17 @@ def _import(context, lvl, created, name, collision, objects, vertex_colors, merg
     return root
 
 
+def _tile_zones(lvl, ntiles: int) -> np.ndarray:
+    """Zone number of every tile: lvl.zones.grid at the tile's cell."""
+    grid = np.asarray(lvl.zones.grid)
+    xz = np.asarray(lvl.tiles.cell_xz, np.int64).reshape(-1, 2)
+    h, w = grid.shape
+    x = np.clip(xz[:, 0], 0, w - 1)
+    z = np.clip(xz[:, 1], 0, h - 1)
+    out = grid[z, x].astype(np.int32)
+    return out if len(out) else np.zeros(1, np.int32)
+
+
 def _import_objects(lvl, created, name, prog, n):
     """STPC models, laid out in a row along +x beside the level (they have no
     place of their own in the level file)."""
@@ -196,7 +232,7 @@ def _import_objects(lvl, created, name, prog, n):
         me = build_mesh(f"{name} object {i}", pos, tri[keep].astype(np.int32))
         ob = created.mesh_object(f"{name} object {i}", me)
         ob["wadkit_object"] = i
-        counts = getattr(m, "bone_vertex_counts", None)
+        counts = getattr(m, "bone_counts", None)
         if counts is not None and len(counts):
             start = 0
             for b, c in enumerate(counts):       # vertices are grouped by bone

@@ -23,12 +23,12 @@ class TexKey(NamedTuple):
     flat: tuple | None        # (r, g, b) 0..255 or None
 
 
-def texture_key(tex) -> TexKey:
-    """The material key of one lvl.textures entry."""
-    flat = getattr(tex, "flat", None)
-    if flat is not None:
-        return TexKey(-1, int(getattr(tex, "blend", 0)), tuple(int(c) for c in flat[:3]))
-    return TexKey(int(tex.page), int(getattr(tex, "blend", 0)), None)
+def texture_key(table, i: int) -> TexKey:
+    """The material key of entry i of lvl.textures (a dict of arrays)."""
+    blend = int(table["blend"][i])
+    if bool(table["flat"][i]):
+        return TexKey(-1, blend, tuple(int(c) for c in table["color"][i][:3]))
+    return TexKey(int(table["page"][i]), blend, None)
 
 
 def make_image(name: str, rgba: np.ndarray) -> bpy.types.Image:

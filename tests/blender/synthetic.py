@@ -1,5 +1,5 @@
-"""A level object with the documented wadkit ENG API (world_mesh, tiles,
-pages, textures, objects), made of small hand-chosen arrays, for testing the
+"""A level object shaped like wadkit's ENG Level (world_mesh, tiles and
+zones as tables of arrays, pages, textures as a dict of arrays, objects), made of small hand-chosen arrays, for testing the
 add-on's Blender side on its own."""
 from __future__ import annotations
 
@@ -10,8 +10,10 @@ import numpy as np
 
 def level(path=None):
     # tile 0 at cell (0,0), rotation 0; tile 1 at cell (1,0), rotation 1024 (90 deg)
-    tiles = [NS(model=0, position=(0.5, 0.0, 0.5), rotation=0, zone=0),
-             NS(model=1, position=(1.5, 1.0, 0.5), rotation=1024, zone=1)]
+    tiles = NS(model=np.array([0, 1]), rotation=np.array([0, 1024]),
+               position=np.array([[0.5, 0.0, 0.5], [1.5, 1.0, 0.5]], np.float32),
+               cell_xz=np.array([[0, 0], [1, 0]]), color_sets=np.array([1, 2]))
+    zones = NS(grid=np.array([[0, 1]], np.uint32))
     positions = np.array([
         [0, 0, 0], [1, 0, 0], [1, 0, 1], [0, 0, 1],          # tile 0 quad
         [1, 1, 0], [2, 1, 0], [2, 2, 0.5],                   # tile 1 triangles
@@ -36,15 +38,19 @@ def level(path=None):
     page0[0, 0] = 0                                          # transparent texel
     page1 = np.full((2, 2, 4), 255, np.uint8)
     pages = [NS(rgba=page0, kind="rgb16", flags=1), NS(rgba=page1, kind="pal8", flags=0)]
-    textures = [NS(page=0, flat=None, blend=0), NS(page=1, flat=None, blend=2),
-                NS(page=0, flat=(255, 128, 0), blend=0)]
+    textures = {"page": np.array([0, 1, 0], np.int8),
+                "flat": np.array([False, False, True]),
+                "color": np.array([[0, 0, 0], [0, 0, 0], [255, 128, 0]], np.uint8),
+                "blend": np.array([0, 2, 0], np.uint8)}
     objects = [NS(positions=np.array([[0, 0, 0], [1, 0, 0], [0, 1, 0], [0, 0, 1]], np.float32),
                   triangles=np.array([[0, 1, 2], [0, 2, 3], [0, 3, 1]], np.uint32),
-                  bone_vertex_counts=[1, 3])]
+                  bone_counts=np.array([1, 3]))]
 
-    def world_mesh(space="file"):
+    color2 = wm["color"] * 0.5                        # the second colour set
+
+    def world_mesh(space="file", color_set=0):
         assert space == "file"
-        return wm
+        return wm if color_set == 0 else dict(wm, color=color2)
 
     return NS(path=path, world_mesh=world_mesh, tiles=tiles, pages=pages,
-              textures=textures, objects=objects)
+              textures=textures, objects=objects, zones=zones)

@@ -56,6 +56,12 @@ def test_uvs_colours_and_face_attributes(scene):
     tex = np.empty(2, np.int32)
     me.attributes["wadkit_texture"].data.foreach_get("value", tex)
     assert tex.tolist() == [0, 1]
+    # tile 0 has one colour set, tile 1 two: the second becomes "Col2"
+    assert "Col2" not in me.color_attributes
+    t1c2 = bpy.data.objects["lvl tile 1"].data.color_attributes["Col2"]
+    c2 = np.empty(len(t1c2.data) * 4, np.float32)
+    t1c2.data.foreach_get("color_srgb", c2)
+    np.testing.assert_allclose(c2.reshape(-1, 3, 4), wm["color"][2:4] * 0.5, atol=1e-4)
     flags = np.empty(2, np.int32)
     me.attributes["wadkit_face_flags"].data.foreach_get("value", flags)
     assert flags.tolist() == [0, 8]
