@@ -68,7 +68,8 @@ class _Materials:
         self.table = _texture_table(lvl)
         self.vertex_colors = vertex_colors
         self.images: dict[int, object] = {}
-        self.by_key: dict[materials.TexKey, object] = {}
+        self.by_key: dict[materials.TexKey, int] = {}
+        self.by_index: list = []
 
     def key(self, texture: int) -> materials.TexKey:
         t = self.table
@@ -83,7 +84,8 @@ class _Materials:
                 f"{self.level} page {page:02d}", rgba))
         return self.images[page]
 
-    def material(self, texture: int):
+    def material_id(self, texture: int) -> int:
+        """Index into self.by_index of the material of a texture entry."""
         k = self.key(texture)
         if k not in self.by_key:
             img = self.image(k.page) if 0 <= k.page < len(self.pages) else None
@@ -93,8 +95,9 @@ class _Materials:
                 name = f"{self.level} page {k.page:02d} missing b{k.blend}"
             else:
                 name = f"{self.level} page {k.page:02d} b{k.blend}"
-            self.by_key[k] = self.created.add("materials", materials.make_material(
-                name, k, img, self.vertex_colors))
+            self.by_key[k] = len(self.by_index)
+            self.by_index.append(self.created.add("materials", materials.make_material(
+                name, k, img, self.vertex_colors)))
         return self.by_key[k]
 
 
@@ -139,6 +142,10 @@ def _import(context, lvl, created, name, collision, objects, vertex_colors, merg
         group_key = zone_of_tile[np.clip(tile_of[keep], 0, len(zone_of_tile) - 1)]
     else:
         group_key = tile_of[keep]
+    # every texture index used -> a material (made once), faces -> material ids
+    tex_used, tex_inv = np.unique(texture, return_inverse=True)
+    mat_of_tex = np.array([mats.material_id(int(t)) for t in tex_used], np.int32)
+    mat_of_face = mat_of_tex[tex_inv] if len(texture) else np.zeros(0, np.int32)
     groups = list(split_by(tri_all[keep], group_key))
     prog = Progress(context, len(groups) + (len(lvl.objects) if objects else 0))
     level_objs, n = [], 0
@@ -153,13 +160,9 @@ def _import(context, lvl, created, name, collision, objects, vertex_colors, merg
                 loc, ang = np.zeros(3, np.float32), 0.0
             local = _to_local(pos_b[used], loc, ang)
             # material slots: the distinct materials of this object's faces
-            mat_list, slot_of, slots = [], {}, np.empty(len(idx), np.int32)
-            for j, t in enumerate(texture[idx]):
-                m = mats.material(int(t))
-                if m.name not in slot_of:
-                    slot_of[m.name] = len(mat_list)
-                    mat_list.append(m)
-                slots[j] = slot_of[m.name]
+            mat_ids = mat_of_face[idx]
+            used_mats, slots = np.unique(mat_ids, return_inverse=True)
+            mat_list = [mats.by_index[int(k)] for k in used_mats]
             cols = {}
             if vertex_colors:
                 cols[materials.COLOR_ATTR] = color[idx]
@@ -168,7 +171,8 @@ def _import(context, lvl, created, name, collision, objects, vertex_colors, merg
                     cols[materials.COLOR2_ATTR] = color2[idx]
             label = f"{name} {'tile' if merge == 'TILE' else 'zone'} {g}"
             me = build_mesh(label, local, inv.reshape(-1, 3).astype(np.int32),
-                            uv=uv_b[idx], colors=cols, material_index=slots,
+                            uv=uv_b[idx], colors=cols,
+                            material_index=slots.astype(np.int32),
                             face_int={ATTR_TEXTURE: texture[idx], ATTR_FLAGS: flags[idx],
                                       "wadkit_tile": tile_of[idx]})
             for m in mat_list:
