@@ -100,7 +100,7 @@ def unchanged(a, b) -> bool:
 
 
 def export_eng(context, out_path: str, *, base_path: str | None = None,
-               keep_tiles: bool = True, zones: str = "keep") -> str:
+               keep_tiles: bool = False, zones: str = "keep") -> str:
     """Write the scene's level to out_path. Returns "unchanged" or "rebuilt".
     Raises ExportError / wadkit.FormatError / wadkit.LimitError; nothing is
     written then (the wadkit writers are atomic)."""

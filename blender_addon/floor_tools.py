@@ -44,9 +44,9 @@ class WADKIT_OT_floor_at_cursor(bpy.types.Operator):
         if hit is None:
             st.result = "no floor below the cursor"
         else:
-            st.result = (f"height {hit.height:.4f}, tile {hit.tile}, "
-                         f"polygon {hit.polygon}, material 0x{hit.material:02x}")
-            _select_polygons(coll, {(int(hit.tile), int(hit.polygon))})
+            st.result = (f"height {hit['height']:.4f}, tile {hit['tile']}, "
+                         f"polygon {hit['polygon']}, material 0x{hit['material']:02x}")
+            _select_polygons(coll, {(int(hit["tile"]), int(hit["polygon"]))})
         self.report({"INFO"}, st.result)
         return {"FINISHED"}
 
@@ -61,7 +61,7 @@ class WADKIT_OT_select_needles(bpy.types.Operator):
             coll, lvl = _level(context)
             if not hasattr(lvl, "needles"):
                 raise wadkit.WadError("this wadkit has no needle scan yet")
-            found = {(int(n[0]), int(n[1])) for n in lvl.needles()}
+            found = {(int(n.tile), int(n.polygon)) for n in lvl.needles()}
         except Exception as e:          # noqa: BLE001
             self.report({"ERROR"}, str(e))
             return {"CANCELLED"}

@@ -20,6 +20,7 @@ PROP_FORMAT = "wadkit_format"       # "eng" / "rc2"
 PROP_TILE = "wadkit_tile"           # on a tile object: tile index
 PROP_MODEL = "wadkit_model"
 PROP_ROTATION = "wadkit_rotation"
+PROP_COLLISION_TILE = "wadkit_collision_tile"
 ATTR_TEXTURE = "wadkit_texture"     # face attribute: texture-table index
 ATTR_FLAGS = "wadkit_face_flags"    # face attribute: engine face flags
 
@@ -188,7 +189,8 @@ def _import(context, lvl, created, name, collision, objects, vertex_colors, merg
             n += 1
             prog.update(n)
         obj_objs = _import_objects(lvl, created, name, prog, n) if objects else []
-        coll_objs = _import_collision(lvl, created, name) if collision else []
+        coll_objs = _import_collision(lvl, created, name, tiles, ntiles) \
+            if collision else []
     finally:
         prog.end()
 
@@ -253,39 +255,47 @@ def _import_objects(lvl, created, name, prog, n):
     return out
 
 
-def _import_collision(lvl, created, name):
-    """Collision polygons per tile, if the level provides them
-    (lvl.collision_mesh(): positions, polygons as corner lists, material,
-    type, group, tile) -- wired once the geometry work exposes it."""
-    getter = getattr(lvl, "collision_mesh", None)
-    if getter is None:
-        return []
-    cm = getter(space="file")
-    pos_b = convert.to_blender(cm["positions"])
-    tri = np.asarray(cm["triangles"])
-    mat = np.asarray(cm["material"], np.int32)
+def _import_collision(lvl, created, name, tiles, ntiles):
+    """Collision polygons, one object per tile (the tile model's decoded
+    records, tile-local, placed by the tile transform like the render tile),
+    one coloured material per ground material; type, group, material and
+    polygon number (over groups A+B+C) kept as face attributes."""
     out, cmats = [], {}
-    for g, sel in split_by(tri, np.asarray(cm["tile"], np.int32)):
-        used, inv = np.unique(tri[sel], return_inverse=True)
-        slots = np.empty(len(sel), np.int32)
-        mlist = []
-        for j, mm in enumerate(mat[sel]):
+    models = lvl.models
+    decoded: dict[int, dict] = {}
+    for i in range(ntiles):
+        mi = int(tiles.model[i])
+        if mi not in decoded:
+            decoded[mi] = models[mi].collision
+        c = decoded[mi]
+        n = len(c["n_corners"])
+        if n == 0:
+            continue
+        sizes = np.asarray(c["n_corners"], np.int32)
+        corners = np.asarray(c["corners"], np.float32)          # (P,4,3) file space
+        sel = (np.arange(4)[None, :] < sizes[:, None])
+        pos = convert.to_blender(corners[sel])
+        mat = np.asarray(c["material"], np.int32)
+        used, slots = np.unique(mat, return_inverse=True)
+        for mm in used:
             mm = int(mm)
             if mm not in cmats:
                 cmats[mm] = created.add("materials", materials.collision_material(
                     f"{name} ground {mm:02x}", mm))
-            if cmats[mm] not in mlist:
-                mlist.append(cmats[mm])
-            slots[j] = mlist.index(cmats[mm])
-        me = build_mesh(f"{name} collision {g}", pos_b[used], inv.reshape(-1, 3),
-                        material_index=slots,
-                        face_int={"wadkit_type": cm["type"][sel],
-                                  "wadkit_group": cm["group"][sel],
-                                  "wadkit_material": mat[sel]})
-        for m in mlist:
-            me.materials.append(m)
-        ob = created.mesh_object(f"{name} collision {g}", me)
+        me = build_mesh(f"{name} collision {i}", pos, np.arange(len(pos), dtype=np.int32),
+                        face_sizes=sizes, material_index=slots.astype(np.int32),
+                        face_int={"wadkit_type": c["type"], "wadkit_group": c["group"],
+                                  "wadkit_material": mat,
+                                  "wadkit_polygon": np.arange(n, dtype=np.int32),
+                                  "wadkit_tile": np.full(n, i, np.int32)})
+        for mm in used:
+            me.materials.append(cmats[int(mm)])
+        ob = created.mesh_object(f"{name} collision {i}", me)
+        loc, ang = _tile_transform(tiles, i)
+        ob.location = tuple(float(v) for v in loc)
+        ob.rotation_euler = (0.0, 0.0, ang)
         ob.hide_render = True
         ob.display_type = "WIRE"
+        ob[PROP_COLLISION_TILE] = i
         out.append(ob)
     return out

@@ -71,10 +71,6 @@ def make_material(name: str, key: TexKey, image, vertex_colors: bool):
         tex.location = (-600, 300)
         links.new(tex.outputs["Color"], mix.inputs["A"])
         alpha_socket = tex.outputs["Alpha"]
-    elif vertex_colors:
-        # world_mesh() already tints a flat-colour face's vertex colours
-        # with its colour: the texel side is white
-        mix.inputs["A"].default_value = (1.0, 1.0, 1.0, 1.0)
     else:
         r, g, b = (c / 255.0 for c in key.flat)
         mix.inputs["A"].default_value = (r, g, b, 1.0)

@@ -29,21 +29,30 @@ def build_mesh(name: str, positions: np.ndarray, triangles: np.ndarray, *,
                uv: np.ndarray | None = None,
                colors: dict[str, np.ndarray] | None = None,
                material_index: np.ndarray | None = None,
-               face_int: dict[str, np.ndarray] | None = None) -> bpy.types.Mesh:
+               face_int: dict[str, np.ndarray] | None = None,
+               face_sizes: np.ndarray | None = None) -> bpy.types.Mesh:
     """positions (V,3) in Blender space; triangles (T,3) indices into them;
     uv (T,3,2) per corner, Blender convention (v up); colors name -> (T,3,4)
     display values (the engine's byte/128), stored through color_srgb; material_index (T,); face_int name -> (T,) ints
-    stored as face attributes."""
-    nv, nt = len(positions), len(triangles)
+    stored as face attributes. face_sizes (F,): polygons of mixed sizes,
+    triangles then being the flat corner list (no uv/colors then)."""
+    nv = len(positions)
+    corners = np.ascontiguousarray(triangles, np.int32).ravel()
+    sizes = (np.full(len(triangles), 3, np.int32) if face_sizes is None
+             else np.ascontiguousarray(face_sizes, np.int32))
+    nt = len(sizes)
+    starts = np.zeros(nt, np.int32)
+    if nt:
+        np.cumsum(sizes[:-1], out=starts[1:])
     me = bpy.data.meshes.new(name)
     me.vertices.add(nv)
-    me.loops.add(3 * nt)
+    me.loops.add(len(corners))
     me.polygons.add(nt)
     me.vertices.foreach_set("co", np.ascontiguousarray(positions, np.float32).ravel())
-    me.loops.foreach_set("vertex_index", np.ascontiguousarray(triangles, np.int32).ravel())
-    me.polygons.foreach_set("loop_start", np.arange(0, 3 * nt, 3, dtype=np.int32))
+    me.loops.foreach_set("vertex_index", corners)
+    me.polygons.foreach_set("loop_start", starts)
     if bpy.app.version < (4, 0, 0):
-        me.polygons.foreach_set("loop_total", np.full(nt, 3, np.int32))
+        me.polygons.foreach_set("loop_total", sizes)
     if uv is not None:
         layer = me.uv_layers.new(name="UVMap")
         layer.data.foreach_set("uv", np.ascontiguousarray(uv, np.float32).ravel())

@@ -55,8 +55,9 @@ class EXPORT_SCENE_OT_wadkit_eng(bpy.types.Operator, ExportHelper):
     base_path: StringProperty(name="Base level", subtype="FILE_PATH",
                               description="The WAD the new one is based on "
                                           "(default: the imported file)")
-    keep_tiles: BoolProperty(name="Keep tiles", default=True,
-                             description="Keep the tile layout of the base level")
+    keep_tiles: BoolProperty(name="Keep base tiles", default=False,
+                             description="Keep the base level's own tiles and add "
+                                         "the scene's geometry as new tiles")
     zones: EnumProperty(name="Zones", default="keep", items=(
         ("keep", "Keep", "Keep the base level's zones"),
         ("flat", "Flat", "One zone for the whole grid")))

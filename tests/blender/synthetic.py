@@ -46,6 +46,10 @@ def level(path=None):
                   triangles=np.array([[0, 1, 2], [0, 2, 3], [0, 3, 1]], np.uint32),
                   bone_counts=np.array([1, 3]))]
 
+    no_collision = {"corners": np.zeros((0, 4, 3), np.float32),
+                    "n_corners": np.zeros(0, np.uint8), "type": np.zeros(0, np.uint8),
+                    "group": np.zeros(0, np.uint8), "material": np.zeros(0, np.uint8)}
+    models = [NS(collision=no_collision), NS(collision=no_collision)]
     color2 = wm["color"] * 0.5                        # the second colour set
 
     def world_mesh(space="file", color_set=0):
@@ -53,4 +57,5 @@ def level(path=None):
         return wm if color_set == 0 else dict(wm, color=color2)
 
     return NS(path=path, world_mesh=world_mesh, tiles=tiles, pages=pages,
-              textures=textures, objects=objects, zones=zones)
+              textures=textures, objects=objects, zones=zones,
+              models=models)
