@@ -31,3 +31,12 @@ def flip_v(uv: np.ndarray) -> np.ndarray:
     uv[..., 1] = 1.0 - uv[..., 1]
     return uv
 
+
+
+def snap(p: np.ndarray, eps: float = 1e-5) -> np.ndarray:
+    """Remove the float noise the object transforms add (a corner at x = 0
+    coming back as -1e-8 would fall outside the grid): values within eps of
+    the engine's 1/4096 fixed-point grid are put on it; others stay."""
+    p = np.asarray(p, dtype=np.float32)
+    q = np.round(p.astype(np.float64) * 4096.0) / 4096.0
+    return np.where(np.abs(p - q) < eps, q, p).astype(np.float32)

@@ -12,7 +12,7 @@ import numpy as np
 import wadkit
 
 from . import convert, materials
-from .import_eng import ATTR_FLAGS, ATTR_TEXTURE, PROP_SOURCE, PROP_TILE
+from .import_eng import ATTR_TEXTURE, PROP_COLLISION_TILE, PROP_SOURCE, PROP_TILE
 from .mesh_build import drop_degenerate, read_mesh
 
 
@@ -60,7 +60,7 @@ def gather(collection, depsgraph=None):
         if materials.COLOR_ATTR in me.color_attributes:
             me.color_attributes[materials.COLOR_ATTR].data.foreach_get("color_srgb", col)
         parts.append({
-            "positions": convert.to_file(co)[tri],
+            "positions": convert.snap(convert.to_file(co))[tri],
             "uv": convert.flip_v(uv.reshape(nt, 3, 2)),
             "color": col.reshape(nt, 3, 4),
             "texture": tex,
@@ -72,6 +72,45 @@ def gather(collection, depsgraph=None):
     out = {k: np.concatenate([p[k] for p in parts]) for k in parts[0]}
     out["owners"] = owners
     return out
+
+
+def gather_collision(collection):
+    """(positions (V,3) file space, polygons (P,4) with -1 padding a
+    triangle, material (P,)) from the level's Collision objects, or None
+    when the level was imported without collision."""
+    obs = [o for o in collection.all_objects
+           if o.type == "MESH" and PROP_COLLISION_TILE in o]
+    if not obs:
+        return None
+    pos, polys, mats, base = [], [], [], 0
+    for ob in sorted(obs, key=lambda o: o[PROP_COLLISION_TILE]):
+        me = ob.data
+        nv, npoly = len(me.vertices), len(me.polygons)
+        co = np.empty(nv * 3, np.float32)
+        me.vertices.foreach_get("co", co)
+        m = np.array(ob.matrix_world, dtype=np.float64)
+        co = (co.reshape(-1, 3) @ m[:3, :3].T + m[:3, 3]).astype(np.float32)
+        sizes = np.empty(npoly, np.int32)
+        me.polygons.foreach_get("loop_total", sizes)
+        if npoly and (sizes.min() < 3 or sizes.max() > 4):
+            raise ExportError(f"{ob.name}: collision polygons need 3 or 4 corners")
+        loops = np.empty(len(me.loops), np.int32)
+        me.loops.foreach_get("vertex_index", loops)
+        starts = np.empty(npoly, np.int32)
+        me.polygons.foreach_get("loop_start", starts)
+        p4 = np.full((npoly, 4), -1, np.int32)
+        for k in range(4):
+            has = sizes > k
+            p4[has, k] = loops[starts[has] + k] + base
+        mat = np.zeros(npoly, np.int32)
+        if "wadkit_material" in me.attributes:
+            me.attributes["wadkit_material"].data.foreach_get("value", mat)
+        pos.append(convert.snap(convert.to_file(co)))
+        polys.append(p4)
+        mats.append(mat)
+        base += nv
+    return (np.concatenate(pos), np.concatenate(polys),
+            np.concatenate(mats).astype(np.uint8))
 
 
 def reference(lvl):
@@ -101,7 +140,8 @@ def unchanged(a, b) -> bool:
 
 def export_eng(context, out_path: str, *, base_path: str | None = None,
                keep_tiles: bool = False, zones: str = "keep") -> str:
-    """Write the scene's level to out_path. Returns "unchanged" or "rebuilt".
+    """Write the scene's level to out_path. Returns ("unchanged" | "rebuilt",
+    the write path's warnings).
     Raises ExportError / wadkit.FormatError / wadkit.LimitError; nothing is
     written then (the wadkit writers are atomic)."""
     coll = level_collection(context)
@@ -112,28 +152,40 @@ def export_eng(context, out_path: str, *, base_path: str | None = None,
     got = gather(coll)
     if unchanged(got, reference(lvl)):
         lvl.save(out_path)
-        return "unchanged"
+        return "unchanged", []
     if not hasattr(lvl, "with_geometry"):
         raise ExportError("this wadkit has no ENG write path (with_geometry) yet")
     t = len(got["texture"])
     flat = got["positions"].reshape(-1, 3)
     tris = np.arange(3 * t, dtype=np.uint32).reshape(t, 3)
+    import warnings
     try:
-        new = lvl.with_geometry(flat, tris, got["uv"], got["texture"],
-                                color=got["color"], keep_tiles=keep_tiles,
-                                zones=zones)
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always", wadkit.WadWarning)
+            new = lvl.with_geometry(flat, tris, got["uv"], got["texture"],
+                                    color=got["color"], collision=gather_collision(coll),
+                                    keep_tiles=keep_tiles, zones=zones)
         new.save(out_path)
     except wadkit.LimitError as e:
-        raise ExportError(f"{_blame(str(e), coll)}: {e}") from e
-    return "rebuilt"
+        raise ExportError(f"{_blame(str(e), coll, got['owners'])}: {e}") from e
+    notes = [str(w.message) for w in caught]
+    notes += [n for n in getattr(new, "import_report", {}).get("warnings", [])
+              if n not in notes]
+    return "rebuilt", notes
 
 
-def _blame(message: str, coll) -> str:
-    """Name the Blender object of the tile a LimitError message names."""
+def _blame(message: str, coll, owners) -> str:
+    """Name the Blender object a LimitError message points at: by tile
+    ("tile N"), else by vertex or triangle of the exported triangle soup
+    (vertex k is corner k % 3 of triangle k // 3)."""
     import re
-    m = re.search(r"tile (\d+)", message)
+    m = re.search(r"\btile (\d+)", message)
     if m:
         for ob in coll.objects:
             if ob.get(PROP_TILE) == int(m.group(1)):
                 return f"object {ob.name!r}"
+    for word, per in (("vertex", 3), ("triangle", 1)):
+        m = re.search(rf"\b{word} (\d+)", message)
+        if m and int(m.group(1)) // per < len(owners):
+            return f"object {owners[int(m.group(1)) // per]!r}"
     return f"level {coll.name!r}"

@@ -65,10 +65,12 @@ class EXPORT_SCENE_OT_wadkit_eng(bpy.types.Operator, ExportHelper):
     def execute(self, context):
         from .export_eng import ExportError, export_eng
         try:
-            how = export_eng(context, self.filepath, base_path=self.base_path or None,
+            how, notes = export_eng(context, self.filepath, base_path=self.base_path or None,
                              keep_tiles=self.keep_tiles, zones=self.zones)
         except (ExportError, wadkit.WadError, OSError, ValueError) as e:
             return _fail(self, e)
+        for note in notes:
+            self.report({"WARNING"}, note)
         self.report({"INFO"}, f"wrote {self.filepath} ({how})")
         return {"FINISHED"}
 

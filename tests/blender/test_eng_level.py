@@ -122,10 +122,8 @@ def test_small_level_objects(scene, small):
     assert [g.name for g in ob.vertex_groups] == ["bone 0", "bone 1"]
 
 
-def test_realistic_level_counts_and_time(scene, tmp_path):
-    wad, facts = levels.realistic_level(pages=8)
-    p = tmp_path / "real.wad"
-    p.write_bytes(wad)
+def test_realistic_level_counts_and_time(scene, realistic):
+    p, _ = realistic
     lvl = wadkit.eng.open(str(p))
     wm = lvl.world_mesh()
     t0 = time.perf_counter()

@@ -27,7 +27,9 @@ CHILD = textwrap.dedent("""
         print("REPORT:", e)
     else:
         raise SystemExit("malformed file imported")
-    print("WADKIT-EXTENSION-OK")
+    print("WADKIT-EXTENSION-OK", flush=True)
+    import os
+    os._exit(0)   # bpy 4.5 can deadlock in its exit handlers (see conftest.py)
 """)
 
 
