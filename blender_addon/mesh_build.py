@@ -33,7 +33,8 @@ def build_mesh(name: str, positions: np.ndarray, triangles: np.ndarray, *,
                face_sizes: np.ndarray | None = None) -> bpy.types.Mesh:
     """positions (V,3) in Blender space; triangles (T,3) indices into them;
     uv (T,3,2) per corner, Blender convention (v up); colors name -> (T,3,4)
-    display values (the engine's byte/128), stored through color_srgb; material_index (T,); face_int name -> (T,) ints
+    display values (byte/128; RC2's may exceed 1: 0x80 = 1.0, up to 2x
+    brighter), stored through color_srgb; material_index (T,); face_int name -> (T,) ints
     stored as face attributes. face_sizes (F,): polygons of mixed sizes,
     triangles then being the flat corner list (no uv/colors then)."""
     nv = len(positions)
@@ -59,7 +60,7 @@ def build_mesh(name: str, positions: np.ndarray, triangles: np.ndarray, *,
     for cname, col in (colors or {}).items():
         attr = me.color_attributes.new(cname, "FLOAT_COLOR", "CORNER")
         attr.data.foreach_set("color_srgb", np.ascontiguousarray(
-            np.clip(col, 0.0, 1.0), np.float32).ravel())
+            np.maximum(col, 0.0), np.float32).ravel())
     if material_index is not None:
         me.polygons.foreach_set("material_index",
                                 np.ascontiguousarray(material_index, np.int32))

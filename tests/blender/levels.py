@@ -76,3 +76,21 @@ def realistic_level(pages: int = 8) -> tuple[bytes, dict]:
         chunks.append((tag, text if tag == "TEXT" else payload))
         off += 8 + size
     return eng_wad.wad(chunks), facts
+
+
+def rc2_level() -> bytes:
+    """An RC2 LEVEL WAD whose tfrag block holds two 6x4 grid patches (48
+    triangles each) on textures 0 and 1: a 2x2 and a 4x2 8-bit texture
+    (the construction of tests/test_rc2_tfrag.py level_with_terrain)."""
+    from builders import rc2_level as R
+    from builders import tfrag as TF
+    blk = TF.block([TF.grid_patch(0, 0, texture=0), TF.grid_patch(6144, 0, texture=1)])
+    assert len(blk) <= 0x1000
+    core = bytearray(R.CORE_SIZE)
+    core[:len(blk)] = blk
+    core[0x2000 + 0x10:0x2000 + 0x18] = bytes([0, 8, 16, 24, 1, 2, 3, 255])
+    core[0x2000:0x2000 + 4] = bytes([255, 0, 0, 255])
+    table = (struct.pack("<ihhhhhh", 0, 2, 2, 1, 0, 0, 0)
+             + struct.pack("<ihhhhhh", 0x10, 4, 2, 1, 0, 0, 0))
+    data, _ = R.level(core=bytes(core), index_tail=bytes(4) + table + bytes(0x20))
+    return data
