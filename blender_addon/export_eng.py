@@ -145,6 +145,7 @@ def export_eng(context, out_path: str, *, base_path: str | None = None,
     Raises ExportError / wadkit.FormatError / wadkit.LimitError; nothing is
     written then (the wadkit writers are atomic)."""
     coll = level_collection(context)
+    context.view_layer.update()         # current matrix_world of every object
     base = base_path or coll.get(PROP_SOURCE)
     if not base:
         raise ExportError("no base level: set the base path")

@@ -154,7 +154,14 @@ def _import(context, lvl, created, name, collision, objects, vertex_colors, merg
         for g, sel in groups:
             idx = keep[sel]
             tri = tri_all[idx]
-            used, inv = np.unique(tri, return_inverse=True)
+            if merge == "TILE":
+                # world_mesh() numbers each tile's vertices as one run: the
+                # run is the tile's mesh (cheaper than np.unique per tile)
+                lo = int(tri.min())
+                used = np.arange(lo, int(tri.max()) + 1)
+                inv = tri - lo
+            else:
+                used, inv = np.unique(tri, return_inverse=True)
             if merge == "TILE" and 0 <= g < ntiles:
                 loc, ang = _tile_transform(tiles, g)
             else:
@@ -174,8 +181,10 @@ def _import(context, lvl, created, name, collision, objects, vertex_colors, merg
             me = build_mesh(label, local, inv.reshape(-1, 3).astype(np.int32),
                             uv=uv_b[idx], colors=cols,
                             material_index=slots.astype(np.int32),
-                            face_int={ATTR_TEXTURE: texture[idx], ATTR_FLAGS: flags[idx],
-                                      "wadkit_tile": tile_of[idx]})
+                            face_int={ATTR_TEXTURE: texture[idx], ATTR_FLAGS: flags[idx]}
+                            if merge == "TILE" else
+                            {ATTR_TEXTURE: texture[idx], ATTR_FLAGS: flags[idx],
+                             "wadkit_tile": tile_of[idx]})
             for m in mat_list:
                 me.materials.append(m)
             ob = created.mesh_object(label, me)
@@ -212,7 +221,6 @@ def _import(context, lvl, created, name, collision, objects, vertex_colors, merg
         for ob in coll_objs:
             sub.objects.link(ob)
     context.scene.collection.children.link(root)
-    context.view_layer.update()         # matrix_world of the new objects
     return root
 
 

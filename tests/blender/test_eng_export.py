@@ -39,6 +39,7 @@ def test_moved_vertex_reimports_moved(scene, small, tmp_path):
     bpy.ops.import_scene.wadkit_eng(filepath=small)
     ob = bpy.data.objects["small tile 1"]          # the upright triangle
     me = ob.data
+    bpy.context.view_layer.update()
     top = max(range(len(me.vertices)), key=lambda i: me.vertices[i].co.z)
     before = np.array(ob.matrix_world @ me.vertices[top].co)
     me.vertices[top].co.z += 0.5                   # local z = world z (rotation about z)
@@ -58,6 +59,7 @@ def test_moved_vertex_reimports_moved(scene, small, tmp_path):
     # and the Blender import of it shows it there
     bpy.ops.wm.read_factory_settings(use_empty=True)
     bpy.ops.import_scene.wadkit_eng(filepath=str(out))
+    bpy.context.view_layer.update()
     verts = np.concatenate([
         np.array([o.matrix_world @ v.co for v in o.data.vertices])
         for o in bpy.data.collections["moved"].objects])

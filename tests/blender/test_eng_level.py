@@ -34,6 +34,7 @@ def face_ints(me, name):
 
 
 def world_positions(ob):
+    bpy.context.view_layer.update()
     m = np.array(ob.matrix_world)
     co = np.array([v.co for v in ob.data.vertices])
     tri = np.array([p.vertices[:] for p in ob.data.polygons])
@@ -106,6 +107,7 @@ def test_small_level_collision(scene, small):
     # the floor quad of tile 0 lies at file y = 0 over cell (0, 0): Blender z = 0,
     # x in [0, 1], y in [-1, 0]
     me = obs[0].data
+    bpy.context.view_layer.update()
     m = np.array(obs[0].matrix_world)
     quad = np.array([me.vertices[i].co for i in me.polygons[0].vertices])
     quad = quad @ m[:3, :3].T + m[:3, 3]

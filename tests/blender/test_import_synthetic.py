@@ -15,6 +15,7 @@ import synthetic
 
 
 def world_of(ob):
+    bpy.context.view_layer.update()
     m = np.array(ob.matrix_world)
     co = np.array([v.co for v in ob.data.vertices])
     return co @ m[:3, :3].T + m[:3, 3]
