@@ -32,6 +32,11 @@ int wk_warn_all (WkModState *st, GPtrArray *warnings);
 /* Convert a str / os.PathLike argument to a filesystem path (new bytes ref). */
 int wk_fs_path (PyObject *obj, PyObject **out);
 
+/* Input bytes of a parser: a str/PathLike is memory-mapped (without the
+ * GIL), anything with the buffer protocol is copied. NULL with a Python
+ * exception set, or with *error set (map failure). */
+GBytes *wk_source_bytes (PyObject *source, GError **error);
+
 /* Decode a WAD-LZ stream into a new bytes object (lz.c). expected >= 0:
  * the size the container declares; base: the stream's file offset. */
 PyObject *wk_lz_decompress_py (WkModState *st, const guint8 *src, gsize size,
@@ -46,3 +51,5 @@ int wk_eng_floor_register (PyObject *module, WkModState *st);
 int wk_lz_register (PyObject *module, WkModState *st);
 int wk_rc2_register (PyObject *module, WkModState *st);
 int wk_rc2_tfrag_register (PyObject *module, WkModState *st);
+int wk_eng_new_register (PyObject *module, WkModState *st);
+int wk_rc2_build_register (PyObject *module, WkModState *st);
