@@ -2,9 +2,10 @@
 
     PYTHONPATH=. ~/.cache/wadkit/bpy-venv-*/bin/python tools/render_blender_screenshots.py docs/img
 
-Imports the generated levels of tests/blender/levels.py through the
-operators and renders: the realistic ENG level (textured, vertex colours),
-the small level with its collision collection (ground materials), and the RC2 terrain."""
+Imports through the operators and renders: the ENG sample level of
+wadkit.samples (textured, vertex colours), the small test level of
+tests/blender/levels.py with its collision collection (ground materials),
+and the RC2 sample terrain."""
 import math
 import os
 import sys
@@ -62,21 +63,17 @@ def main(outdir):
     tmp = tempfile.mkdtemp()
     os.makedirs(outdir, exist_ok=True)
 
-    wad, _ = levels.realistic_level(pages=8)
-    p = os.path.join(tmp, "t1l1demo.wad")
-    open(p, "wb").write(wad)
+    import wadkit.samples
+    samples = wadkit.samples.write_samples(tmp, seed=0)
 
+    # the ENG sample level (wadkit.samples: an island, textured, lit)
     bpy.ops.wm.read_factory_settings(use_empty=True)
-    bpy.ops.import_scene.wadkit_eng(filepath=p, import_objects=False)
-    bpy.data.collections["t1l1demo Collision"].hide_viewport = True
-    bpy.context.view_layer.layer_collection.children["t1l1demo"].children[
-        "t1l1demo Collision"].exclude = True
+    bpy.ops.import_scene.wadkit_eng(filepath=samples["eng"], import_objects=False)
+    lc = bpy.context.view_layer.layer_collection.children["sample_eng"]
+    lc.children["sample_eng Collision"].exclude = True
     setup_render(os.path.join(outdir, "blender_eng_level.png"))
-    camera((20, -40, 25), (32, -32, 0))
-    if os.environ.get("SKIP_BIG"):
-        bpy.context.scene.render.filepath = ""
-    else:
-        render(os.path.join(outdir, "blender_eng_level.png"))
+    camera((-6, -34, 22), (14, -14, 0), lens=30)
+    render(os.path.join(outdir, "blender_eng_level.png"))
 
     # the small level with its collision collection shown in the render
     sp = os.path.join(tmp, "small.wad")
@@ -92,12 +89,10 @@ def main(outdir):
     camera((3.2, -3.4, 2.6), (1.0, -1.0, 0.3), lens=30)
     render(os.path.join(outdir, "blender_eng_collision.png"))
 
-    r = os.path.join(tmp, "LEVEL0.WAD")
-    open(r, "wb").write(levels.rc2_level())
     bpy.ops.wm.read_factory_settings(use_empty=True)
-    bpy.ops.import_scene.wadkit_rc2(filepath=r)
-    setup_render(os.path.join(outdir, "blender_rc2_terrain.png"), 640, 360)
-    camera((3.75, -3.5, 3.0), (3.75, 0.5, 0.0), lens=30)
+    bpy.ops.import_scene.wadkit_rc2(filepath=samples["rc2"])
+    setup_render(os.path.join(outdir, "blender_rc2_terrain.png"))
+    camera((-30, -30, 60), (64, 64, 0), lens=30)
     render(os.path.join(outdir, "blender_rc2_terrain.png"))
     sys.stdout.flush()
     os._exit(0)   # bpy 4.5's exit handlers can deadlock (tests/blender/conftest.py)
