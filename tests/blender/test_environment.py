@@ -8,7 +8,8 @@ from builders import eng_wad
 
 
 def test_real_blender():
-    assert bpy.app.version >= (3, 6, 0)
+    # 4.5 LTS from the bpy wheel; the Debian fallback would be 3.4
+    assert bpy.app.version >= (3, 4, 0)
     assert bpy.app.background
 
 
