@@ -94,3 +94,21 @@ def rc2_level() -> bytes:
              + struct.pack("<ihhhhhh", 0x10, 4, 2, 1, 0, 0, 0))
     data, _ = R.level(core=bytes(core), index_tail=bytes(4) + table + bytes(0x20))
     return data
+
+
+def needle_level() -> bytes:
+    """One tile (cell 0,0) whose model has a floor quad to render and, as
+    collision, a thin 9.5-degree needle triangle at height 0.2 (polygon 0)
+    over a floor square at 0 (polygon 1): the needle scan reports polygon
+    0 (the case of tests/test_eng_floor.py, in a whole WAD)."""
+    needle = C.polygon([(-0.3, 0.2, 0.0), (0.3, 0.2, 0.05), (0.3, 0.2, -0.05)])
+    square = C.polygon([(-0.5, 0, -0.5), (-0.5, 0, 0.5), (0.5, 0, 0.5), (0.5, 0, -0.5)])
+    quad = L.Model([(-0.5, 0, -0.5, 0, 1, 0), (0.5, 0, -0.5, 0, 1, 0),
+                    (0.5, 0, 0.5, 0, 1, 0), (-0.5, 0, 0.5, 0, 1, 0)],
+                   [(0x800, 0, 1, 2, 0), (0x800, 0, 2, 3, 0)], needle + square, (2, 0, 0))
+    tiles = [L.Tile(0.5, 0.0, -0.5, 0, 0,
+                    colors=L.color_block(4, [[(0x80, 0x80, 0x80, 0)] * 4]))]
+    text = T.text(pages=[T.page_rgb16(2, 2, [RED] * 4)],
+                  entries=[T.entry(0, 0, -1, 0, 1, 0, 1)])
+    return L.level(trak_payload=L.trak([quad]), map_payload_=L.map_payload(1, 1, tiles),
+                   text_payload=text)

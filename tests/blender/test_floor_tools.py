@@ -44,6 +44,19 @@ def test_select_needles(scene, small):
     assert not any(selected(bpy.data.objects["small collision 0"]))
 
 
+def test_select_needles_selects_the_needle(scene, tmp_path):
+    p = tmp_path / "needle.wad"
+    p.write_bytes(levels.needle_level())
+    import wadkit
+    assert [(n.tile, n.polygon) for n in wadkit.eng.open(str(p)).needles()] == [(0, 0)]
+    bpy.ops.import_scene.wadkit_eng(filepath=str(p))
+    ob = bpy.data.objects["needle collision 0"]
+    assert [len(f.vertices) for f in ob.data.polygons] == [3, 4]
+    assert bpy.ops.wadkit.select_needles() == {"FINISHED"}
+    assert scene.wadkit_floor.result == "1 needle polygons (1 faces)"
+    assert selected(ob) == [True, False]
+
+
 def test_floor_without_level_is_a_report(scene):
     with pytest.raises(RuntimeError, match="no imported ENG level"):
         bpy.ops.wadkit.floor_at_cursor()
