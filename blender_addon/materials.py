@@ -48,6 +48,13 @@ def _set_blend(mat, transparent: bool) -> None:
         mat.blend_method = "BLEND" if transparent else "CLIP"
 
 
+def _color_socket(sockets, name: str):
+    """The colour socket called name of a Mix node (it also has float and
+    vector sockets of the same name; by-name lookup is not reliable across
+    Blender versions)."""
+    return next(s for s in sockets if s.name == name and s.type == "RGBA")
+
+
 def make_material(name: str, key: TexKey, image, vertex_colors: bool):
     """Principled BSDF: base = texel (or flat colour) x vertex colour;
     alpha = texel alpha (x 0.5 for a semi-transparent blend mode)."""
@@ -60,27 +67,28 @@ def make_material(name: str, key: TexKey, image, vertex_colors: bool):
     mix = nodes.new("ShaderNodeMix")
     mix.data_type = "RGBA"
     mix.blend_type = "MULTIPLY"
-    mix.inputs["Factor"].default_value = 1.0
+    mix.inputs[0].default_value = 1.0           # Factor (float)
     mix.location = (-250, 250)
-    links.new(mix.outputs["Result"], bsdf.inputs["Base Color"])
+    mix_a, mix_b = _color_socket(mix.inputs, "A"), _color_socket(mix.inputs, "B")
+    links.new(_color_socket(mix.outputs, "Result"), bsdf.inputs["Base Color"])
     alpha_socket = None
     if image is not None:
         tex = nodes.new("ShaderNodeTexImage")
         tex.image = image
         tex.interpolation = "Closest"
         tex.location = (-600, 300)
-        links.new(tex.outputs["Color"], mix.inputs["A"])
+        links.new(tex.outputs["Color"], mix_a)
         alpha_socket = tex.outputs["Alpha"]
     else:
         r, g, b = (c / 255.0 for c in key.flat)
-        mix.inputs["A"].default_value = (r, g, b, 1.0)
+        mix_a.default_value = (r, g, b, 1.0)
     if vertex_colors:
         vc = nodes.new("ShaderNodeVertexColor")
         vc.layer_name = COLOR_ATTR
         vc.location = (-600, 0)
-        links.new(vc.outputs["Color"], mix.inputs["B"])
+        links.new(vc.outputs["Color"], mix_b)
     else:
-        mix.inputs["B"].default_value = (1.0, 1.0, 1.0, 1.0)
+        mix_b.default_value = (1.0, 1.0, 1.0, 1.0)
     transparent = key.blend != 0
     if transparent:
         half = nodes.new("ShaderNodeMath")
