@@ -11,11 +11,6 @@ from . import convert, materials
 from .build import Created, Progress
 from .mesh_build import build_mesh, drop_degenerate
 
-# [assumed until the RC2 terrain docs land: terrain(...)["positions"] are the
-# game's own z-up coordinates, so no axis change is applied]
-RC2_Z_UP = True
-
-
 def import_rc2(context, lvl, *, lod: int = 0, name: str | None = None,
                vertex_colors: bool = True):
     created = Created()
@@ -32,9 +27,9 @@ def _import(context, lvl, created, lod, name, vertex_colors):
     t = lvl.terrain(lod=lod)
     tri = np.asarray(t["triangles"])
     keep = drop_degenerate(tri)
+    # RC2 file space is the game's, z-up like Blender (docs/formats/rc2.md):
+    # positions are taken as they are
     pos = np.asarray(t["positions"], np.float32)
-    if not RC2_Z_UP:
-        pos = convert.to_blender(pos)
     tex = np.asarray(t["texture"], np.int32)[keep]
     images = list(getattr(lvl, "tfrag_textures", []) or [])
     prog = Progress(context, len(images) + 1)

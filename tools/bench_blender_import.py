@@ -21,7 +21,6 @@ import bpy  # noqa: E402
 import blender_addon  # noqa: E402
 import levels  # noqa: E402
 import wadkit  # noqa: E402
-from blender_addon import convert  # noqa: E402
 
 
 def write_obj(path, wm):
