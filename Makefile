@@ -26,7 +26,7 @@ build: deps
 	$(VPY) setup.py -q build_ext --inplace
 
 # The README's test command: the suite, then the suite again under ASan+UBSan.
-test: test-plain sanitize
+test: test-plain sanitize test-blender
 
 # pytest exits 5 when it collected nothing: that is a failure here.
 test-plain: build
@@ -57,6 +57,19 @@ wheel: deps
 
 clean:
 	rm -rf build wadkit/*.so
+
+# --- Blender add-on (blender_addon/, docs/blender.md) ---
+.PHONY: test-blender blender-extension
+BPY_REQ_HASH := $(shell cat requirements-blender.txt | sha256sum | cut -c1-12)
+BPY_VENV ?= $(HOME)/.cache/wadkit/bpy-venv-$(BPY_REQ_HASH)
+
+# tests/blender in a real headless Blender (bpy wheel, else Debian's blender).
+test-blender: build blender-extension
+	./tools/blender-tests.sh $(BPY_VENV)
+
+# The Blender 4.2+ extension zip: blender_addon/ + the wheel of wadkit.
+blender-extension: wheel
+	$(VPY) tools/blender_extension.py build/wheel build/blender
 
 # The side-by-side benchmark table (issue 11; docs/performance.md). Prints
 # the table and writes build/bench/results.json. Not part of `make test`.

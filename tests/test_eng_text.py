@@ -460,3 +460,43 @@ def test_text_payload_shared_when_immutable_copied_otherwise():
     buf[:] = bytes(len(buf))
     assert t3.build() == payload
     assert t3.page_rgba(0).shape == (2, 2, 4)
+
+
+def test_set_page_rgba_races_with_readers_safely():
+    """set_page_rgba replaces a page while other threads decode and rebuild
+    it without the GIL: every read sees one whole version of the page (it
+    used to read a freed record)."""
+    import threading
+    w = h = 256
+    t = _core.EngText(T.text(pages=[T.page_rle16(w, h, T.repeat(w * h // 2, 0x7C00) * 2)]))
+    rng = np.random.default_rng(5)
+    images = [np.zeros((h, w, 4), np.uint8), rng.integers(0, 256, (h, w, 4), np.uint8)]
+    for img in images:            # what each version decodes to
+        t.set_page_rgba(0, img)
+    decoded = []
+    for img in images:
+        t.set_page_rgba(0, img)
+        decoded.append(t.page_rgba(0).copy())
+    stop, bad = threading.Event(), []
+
+    def writer():
+        k = 0
+        while not stop.is_set():
+            t.set_page_rgba(0, images[k % 2])
+            k += 1
+
+    def reader():
+        for _ in range(300):
+            got = t.page_rgba(0)
+            t.build()
+            if not any((got == d).all() for d in decoded):
+                bad.append(got)
+    threads = [threading.Thread(target=writer)] + [
+        threading.Thread(target=reader) for _ in range(2)]
+    for th in threads:
+        th.start()
+    for th in threads[1:]:
+        th.join()
+    stop.set()
+    threads[0].join()
+    assert not bad

@@ -329,3 +329,13 @@ def test_eng_pages_hold_the_generated_pixels(eng_level):
         else:
             assert np.array_equal(page.rgba[..., :3], _expand5(px[..., :3]))
             assert (page.rgba[..., 3] == 255).all()
+
+
+def test_new_level_refuses_non_finite_object_vertices():
+    """As the write path does: a NaN or infinite vertex is a ValueError (it
+    used to be written into the STPC model as it was)."""
+    for bad in (np.nan, np.inf):
+        with pytest.raises(ValueError, match="object 0: vertex 1 is not finite"):
+            _tiny(objects=[{"positions": [[0, 0, 0], [bad, 0, 0], [0, 0, 1]],
+                            "triangles": [[0, 1, 2]], "texture": [0],
+                            "uv": np.zeros((1, 3, 2))}])

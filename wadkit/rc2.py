@@ -101,6 +101,10 @@ class Level:
         cache = self.__dict__.setdefault("_tfrag_cache", {})
         if lod not in cache:
             count = self.core_header["tfrag_textures"][0]
+            if count < 0:   # -1 would switch the texture-index check off
+                raise _format_error(
+                    f"tfrag texture count {count} is negative",
+                    self.sections["core_index"][0] + 0x30, "RC2 core header")
             cache[lod] = _core.tfrag_parse(self.tfrag_block(), lod, count,
                                            self.core_header["tfrags"])
         return cache[lod]

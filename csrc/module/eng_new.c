@@ -156,15 +156,7 @@ eng_new_level (PyObject *module, PyObject *args)
   Py_BEGIN_ALLOW_THREADS
   out = wk_eng_new_level (&in, &error);
   Py_END_ALLOW_THREADS
-  if (out == NULL)
-    wk_raise (wk_state_from_module (module), error);
-  else
-    {
-      gsize size;
-      const void *data = g_bytes_get_data (out, &size);
-      result = PyBytes_FromStringAndSize (data, (Py_ssize_t) size);
-      g_bytes_unref (out);
-    }
+  result = wk_bytes_result (wk_state_from_module (module), out, error);
 done:
   for (guint i = 0; i < h.views->len; i++)
     PyBuffer_Release (&g_array_index (h.views, Py_buffer, i));

@@ -55,6 +55,17 @@ int wk_rc2_tfrag_register (PyObject *module, WkModState *st);
 int wk_eng_new_register (PyObject *module, WkModState *st);
 int wk_rc2_build_register (PyObject *module, WkModState *st);
 
+/* dict[key] = value, stealing value; -1 on failure (value may be NULL, as
+ * when the call that made it failed). */
+int wk_dict_put (PyObject *dict, const char *key, PyObject *value);
+
+/* A core result as bytes: out copied into a new bytes object and released;
+ * out == NULL raises error via wk_raise. */
+PyObject *wk_bytes_result (WkModState *st, GBytes *out, GError *error);
+
+/* bf_getbuffer of an object whose contents are the read-only bytes. */
+int wk_bytes_getbuffer (PyObject *owner, GBytes *bytes, Py_buffer *view, int flags);
+
 /* A buffer-protocol object as GBytes: shared (no copy, the buffer held
  * until the GBytes is freed) when it cannot change — bytes, an EngWad
  * (st given), or a memoryview of one — else copied. NULL with a Python

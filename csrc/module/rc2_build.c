@@ -59,15 +59,7 @@ rc2_build_level (PyObject *module, PyObject *args)
   Py_BEGIN_ALLOW_THREADS
   out = wk_rc2_level_build (&in, &error);
   Py_END_ALLOW_THREADS
-  if (out == NULL)
-    wk_raise (wk_state_from_module (module), error);
-  else
-    {
-      gsize size;
-      const void *data = g_bytes_get_data (out, &size);
-      result = PyBytes_FromStringAndSize (data, (Py_ssize_t) size);
-      g_bytes_unref (out);
-    }
+  result = wk_bytes_result (wk_state_from_module (module), out, error);
 done:
   for (Py_ssize_t i = 0; i < held; i++)
     PyBuffer_Release (&views[i]);

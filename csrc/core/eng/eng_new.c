@@ -101,6 +101,13 @@ check_input (const WkEngNewLevel *in, GError **error)
                         "faces (at most 65535 each)", o, ob->n_verts, ob->n_faces);
           return FALSE;
         }
+      for (gsize k = 0; k < (gsize) ob->n_verts * 3; k++)
+        if (!isfinite (ob->positions[k]))
+          { /* as the write path (eng_import.c) refuses them */
+            wk_set_error (error, WK_ERROR_ARGUMENT, -1, "object %u: vertex %"
+                          G_GSIZE_FORMAT " is not finite", o, k / 3);
+            return FALSE;
+          }
       for (gsize k = 0; k < (gsize) ob->n_faces * 3; k++)
         if (ob->triangles[k] >= ob->n_verts)
           {

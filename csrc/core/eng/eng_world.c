@@ -49,9 +49,9 @@ wk_eng_tile_point (const gint32 b[6], const gfloat v[3], WkEngSpace space,
   out[2] = (gfloat) (space == WK_ENG_SPACE_FILE ? -Z : Z);
 }
 
-void
+gboolean
 wk_eng_world_mesh_size (const GPtrArray *models, const WkEngMap *map,
-                        gsize *n_verts, gsize *n_tris)
+                        gsize *n_verts, gsize *n_tris, GError **error)
 {
   *n_verts = *n_tris = 0;
   for (guint32 i = 0; i < map->n; i++)
@@ -61,7 +61,18 @@ wk_eng_world_mesh_size (const GPtrArray *models, const WkEngMap *map,
         continue;
       *n_verts += m->n_verts;
       *n_tris += m->n_faces;
+      if (*n_verts > WK_ENG_WORLD_MAX || *n_tris > WK_ENG_WORLD_MAX)
+        {
+          /* Tiles share models, so a small file can name a huge mesh. */
+          wk_set_error (error, WK_ERROR_FORMAT, -1,
+                        "the tiles up to tile %u place more than %u vertices "
+                        "or triangles (originals have ~30,000)", i,
+                        (guint) WK_ENG_WORLD_MAX);
+          wk_error_prefix (error, "MAP world mesh");
+          return FALSE;
+        }
     }
+  return TRUE;
 }
 
 /* A tile's rotation and position, computed once per tile: the transform
