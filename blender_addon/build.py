@@ -20,6 +20,12 @@ class Created:
         return self.add("objects", bpy.data.objects.new(name, mesh))
 
     def rollback(self) -> None:
+        try:
+            bpy.data.batch_remove([block for _kind, block in self.items])
+            self.items.clear()
+            return
+        except (ReferenceError, RuntimeError, TypeError):
+            pass
         for kind, block in reversed(self.items):
             try:
                 getattr(bpy.data, kind).remove(block)

@@ -12,8 +12,9 @@ import numpy as np
 import wadkit
 
 from . import convert, materials
-from .import_eng import ATTR_TEXTURE, PROP_COLLISION_TILE, PROP_SOURCE, PROP_TILE
-from .mesh_build import drop_degenerate, read_mesh
+from .import_eng import (ATTR_TEXTURE, ATTR_TILE, PROP_COLLISION_ZONE, PROP_SOURCE,
+                         PROP_TILE, PROP_ZONE)
+from .mesh_build import drop_degenerate, linear_to_srgb, srgb_to_linear
 
 
 class ExportError(Exception):
@@ -36,106 +37,191 @@ def level_collection(context):
                       if found else "no imported ENG level in the scene")
 
 
-def gather(collection, depsgraph=None):
-    """File-space triangle soup of the collection's tile objects:
-    dict positions (T,3,3), uv (T,3,2), color (T,3,4), texture (T,), tile (T,)
-    and the object of every triangle (for error reports)."""
-    parts, owners = [], []
-    obs = sorted((o for o in collection.objects if o.type == "MESH" and PROP_TILE in o),
-                 key=lambda o: o[PROP_TILE])
-    for ob in obs:
+def _read(obs, with_corners: bool = True):
+    """The meshes of obs read into arrays over all of them, with one
+    foreach_get per mesh and property: world positions (V,3) Blender space,
+    corner vertices (L,) numbered over all meshes, polygon sizes (F,) and
+    starts (F,), and per object its run of polygons (f_start (G+1,)) and
+    corners; uv (L,2) and linear colour (L,4) when with_corners."""
+    me_list = [ob.data for ob in obs]
+    nv = np.array([len(me.vertices) for me in me_list], np.int64)
+    nl = np.array([len(me.loops) for me in me_list], np.int64)
+    nf = np.array([len(me.polygons) for me in me_list], np.int64)
+    v_start, l_start, f_start = (np.concatenate([[0], np.cumsum(x)]) for x in (nv, nl, nf))
+    co = np.empty(int(v_start[-1]) * 3, np.float32)
+    loops = np.empty(int(l_start[-1]), np.int32)
+    sizes = np.empty(int(f_start[-1]), np.int32)
+    starts = np.empty(int(f_start[-1]), np.int32)
+    uv = np.zeros(int(l_start[-1]) * 2, np.float32) if with_corners else None
+    col = np.ones(int(l_start[-1]) * 4, np.float32) if with_corners else None
+    mats = np.empty((len(obs), 4, 4), np.float64)
+    for i, (ob, me) in enumerate(zip(obs, me_list)):
+        v0, v1, l0, l1 = v_start[i], v_start[i + 1], l_start[i], l_start[i + 1]
+        f0, f1 = f_start[i], f_start[i + 1]
+        me.vertices.foreach_get("co", co[3 * v0:3 * v1])
+        me.loops.foreach_get("vertex_index", loops[l0:l1])
+        me.polygons.foreach_get("loop_total", sizes[f0:f1])
+        me.polygons.foreach_get("loop_start", starts[f0:f1])
+        mats[i] = ob.matrix_world
+        if with_corners:
+            if me.uv_layers.active is not None:
+                me.uv_layers.active.data.foreach_get("uv", uv[2 * l0:2 * l1])
+            ca = me.color_attributes.get(materials.COLOR_ATTR)
+            if ca is not None and ca.domain == "CORNER":     # float or byte colours
+                ca.data.foreach_get("color", col[4 * l0:4 * l1])
+    g_v = np.repeat(np.arange(len(obs)), nv)
+    co = co.reshape(-1, 3).astype(np.float64)
+    m = mats[g_v]
+    world = np.einsum("nij,nj->ni", m[:, :3, :3], co) + m[:, :3, 3]
+    g_l = np.repeat(np.arange(len(obs)), nl)
+    g_f = np.repeat(np.arange(len(obs)), nf)
+    return {"co": world.astype(np.float32), "loops": loops + v_start[g_l],
+            "sizes": sizes, "starts": starts + l_start[g_f], "f_start": f_start,
+            "nf": nf, "uv": None if uv is None else uv.reshape(-1, 2),
+            "color": None if col is None else col.reshape(-1, 4)}
+
+
+def _face_ints(obs, name: str, total: int, fill_from: list[int | None]) -> np.ndarray:
+    """A face attribute over all meshes (fill_from[i] where given: the
+    whole mesh gets that value; a mesh without the attribute gets 0)."""
+    out = np.zeros(total, np.int32)
+    f = 0
+    for ob, value in zip(obs, fill_from):
         me = ob.data
-        co, tri = read_mesh(me, ob.matrix_world)
-        nt = len(me.polygons)
-        if len(tri) != nt:
-            raise ExportError(f"{ob.name}: only triangles can be exported "
-                              "(triangulate the mesh)")
-        tex = np.empty(nt, np.int32)
-        me.attributes[ATTR_TEXTURE].data.foreach_get("value", tex) \
-            if ATTR_TEXTURE in me.attributes else tex.fill(0)
-        uv = np.zeros(nt * 3 * 2, np.float32)
-        if me.uv_layers.active is not None:
-            me.uv_layers.active.data.foreach_get("uv", uv)
-        col = np.ones(nt * 3 * 4, np.float32)
-        if materials.COLOR_ATTR in me.color_attributes:
-            me.color_attributes[materials.COLOR_ATTR].data.foreach_get("color_srgb", col)
-        parts.append({
-            "positions": convert.snap(convert.to_file(co))[tri],
-            "uv": convert.flip_v(uv.reshape(nt, 3, 2)),
-            "color": col.reshape(nt, 3, 4),
-            "texture": tex,
-            "tile": np.full(nt, int(ob[PROP_TILE]), np.int32),
-        })
-        owners += [ob.name] * nt
-    if not parts:
-        raise ExportError("the level collection holds no tile objects")
-    out = {k: np.concatenate([p[k] for p in parts]) for k in parts[0]}
-    out["owners"] = owners
+        n = len(me.polygons)
+        if value is not None:
+            out[f:f + n] = value
+        else:
+            at = me.attributes.get(name)
+            if at is not None and at.domain == "FACE" and at.data_type == "INT":
+                at.data.foreach_get("value", out[f:f + n])
+        f += n
     return out
+
+
+def level_objects(collection):
+    """The tile objects (wadkit_tile) and zone objects (wadkit_zone) of a
+    level collection, tiles by tile, then zones by zone."""
+    tiles = sorted((o for o in collection.objects if o.type == "MESH" and PROP_TILE in o),
+                   key=lambda o: o[PROP_TILE])
+    zones = sorted((o for o in collection.objects if o.type == "MESH" and PROP_ZONE in o),
+                   key=lambda o: o[PROP_ZONE])
+    return tiles + zones
+
+
+def gather(collection, linear_color: bool = False):
+    """File-space triangle soup of the collection's tile (or zone) objects:
+    dict positions (T,3,3), uv (T,3,2), color (T,3,4), texture (T,), tile (T,)
+    in tile order (stable), and the object of every triangle (for error
+    reports). color: display values (Blender's color_srgb), or Blender's
+    linear storage when linear_color."""
+    obs = level_objects(collection)
+    if not obs:
+        raise ExportError("the level collection holds no tile objects")
+    r = _read(obs)
+    nt = len(r["sizes"])
+    if (r["sizes"] != 3).any():
+        bad = obs[int(np.searchsorted(r["f_start"], np.flatnonzero(r["sizes"] != 3)[0],
+                                      side="right")) - 1]
+        raise ExportError(f"{bad.name}: only triangles can be exported "
+                          "(triangulate the mesh)")
+    corner = (r["starts"][:, None] + np.arange(3)).reshape(-1)
+    tri = r["loops"][corner].reshape(-1, 3)
+    texture = _face_ints(obs, ATTR_TEXTURE, nt, [None] * len(obs))
+    tile = _face_ints(obs, ATTR_TILE, nt,
+                      [int(o[PROP_TILE]) if PROP_TILE in o else None for o in obs])
+    owner = np.repeat(np.arange(len(obs)), r["nf"])
+    order = None
+    if nt and (np.diff(tile) < 0).any():
+        order = np.argsort(tile, kind="stable")
+        tri, texture, tile, owner, corner = (tri[order], texture[order], tile[order],
+                                             owner[order], corner.reshape(-1, 3)[order])
+    corner = corner.reshape(-1)
+    col = r["color"][corner].reshape(nt, 3, 4)
+    uv = r["uv"][corner].reshape(nt, 3, 2)
+    uv[..., 1] = 1.0 - uv[..., 1]
+    names = [o.name for o in obs]
+    return {
+        "positions": convert.snap(convert.to_file(r["co"]))[tri],
+        "uv": uv,
+        "color": col if linear_color else linear_to_srgb(col),
+        "texture": texture,
+        "tile": tile,
+        "owners": _Owners(names, owner),
+    }
+
+
+class _Owners:
+    """owners[t]: the name of the object triangle t came from."""
+
+    def __init__(self, names, index):
+        self.names, self.index = names, index
+
+    def __len__(self):
+        return len(self.index)
+
+    def __getitem__(self, t):
+        return self.names[int(self.index[t])]
 
 
 def gather_collision(collection):
     """(positions (V,3) file space, polygons (P,4) with -1 padding a
     triangle, material (P,)) from the level's Collision objects, or None
     when the level was imported without collision."""
-    obs = [o for o in collection.all_objects
-           if o.type == "MESH" and PROP_COLLISION_TILE in o]
+    obs = sorted((o for o in collection.all_objects
+                  if o.type == "MESH" and PROP_COLLISION_ZONE in o),
+                 key=lambda o: o[PROP_COLLISION_ZONE])
     if not obs:
         return None
-    pos, polys, mats, base = [], [], [], 0
-    for ob in sorted(obs, key=lambda o: o[PROP_COLLISION_TILE]):
-        me = ob.data
-        nv, npoly = len(me.vertices), len(me.polygons)
-        co = np.empty(nv * 3, np.float32)
-        me.vertices.foreach_get("co", co)
-        m = np.array(ob.matrix_world, dtype=np.float64)
-        co = (co.reshape(-1, 3) @ m[:3, :3].T + m[:3, 3]).astype(np.float32)
-        sizes = np.empty(npoly, np.int32)
-        me.polygons.foreach_get("loop_total", sizes)
-        if npoly and (sizes.min() < 3 or sizes.max() > 4):
-            raise ExportError(f"{ob.name}: collision polygons need 3 or 4 corners")
-        loops = np.empty(len(me.loops), np.int32)
-        me.loops.foreach_get("vertex_index", loops)
-        starts = np.empty(npoly, np.int32)
-        me.polygons.foreach_get("loop_start", starts)
-        p4 = np.full((npoly, 4), -1, np.int32)
-        for k in range(4):
-            has = sizes > k
-            p4[has, k] = loops[starts[has] + k] + base
-        mat = np.zeros(npoly, np.int32)
-        if "wadkit_material" in me.attributes:
-            me.attributes["wadkit_material"].data.foreach_get("value", mat)
-        pos.append(convert.snap(convert.to_file(co)))
-        polys.append(p4)
-        mats.append(mat)
-        base += nv
-    return (np.concatenate(pos), np.concatenate(polys),
-            np.concatenate(mats).astype(np.uint8))
+    r = _read(obs, with_corners=False)
+    sizes, starts = r["sizes"], r["starts"]
+    npoly = len(sizes)
+    g_f = np.repeat(np.arange(len(obs)), r["nf"])
+    if npoly and (sizes.min() < 3 or sizes.max() > 4):
+        bad = obs[int(g_f[np.flatnonzero((sizes < 3) | (sizes > 4))[0]])]
+        raise ExportError(f"{bad.name}: collision polygons need 3 or 4 corners")
+    finite = np.isfinite(r["co"]).all(axis=1)
+    if not finite.all():
+        g_v = np.repeat(np.arange(len(obs)), np.diff(np.concatenate(
+            [[0], np.cumsum([len(o.data.vertices) for o in obs])])))
+        bad = obs[int(g_v[np.flatnonzero(~finite)[0]])]
+        raise ExportError(f"{bad.name}: a collision vertex is not a finite number")
+    p4 = np.full((npoly, 4), -1, np.int32)
+    for k in range(4):
+        has = sizes > k
+        p4[has, k] = r["loops"][starts[has] + k]
+    mat = _face_ints(obs, "wadkit_material", npoly, [None] * len(obs))
+    return convert.snap(convert.to_file(r["co"])), p4, mat.astype(np.uint8)
 
 
-def reference(lvl):
+def reference(lvl, linear_color: bool = False):
     """The base level's world mesh in the same form as gather(): triangles
     ordered by tile (stable), degenerate ones dropped as the import does."""
     wm = lvl.world_mesh(space="file")
     tri = np.asarray(wm["triangles"])
     keep = drop_degenerate(tri)
-    keep = keep[np.argsort(np.asarray(wm["tile"])[keep], kind="stable")]
+    tile = np.asarray(wm["tile"])[keep]
+    if len(tile) and (np.diff(tile) < 0).any():
+        keep = keep[np.argsort(tile, kind="stable")]
     pos = np.asarray(wm["positions"], np.float32)
+    col = np.asarray(wm["color"], np.float32)[keep]
+    col = np.maximum(col, 0.0)
     return {"positions": pos[tri[keep]], "uv": np.asarray(wm["uv"])[keep],
-            "color": np.asarray(wm["color"])[keep],
+            "color": srgb_to_linear(col) if linear_color else col,
             "texture": np.asarray(wm["texture"])[keep],
             "tile": np.asarray(wm["tile"])[keep]}
 
 
 def unchanged(a, b) -> bool:
-    """Same triangles within float round-off of the Blender round trip."""
+    """Same triangles within float round-off of the Blender round trip
+    (colours compared as both hold them: display or linear alike)."""
     if len(a["texture"]) != len(b["texture"]):
         return False
     return (np.array_equal(a["texture"], b["texture"])
             and np.array_equal(a["tile"], b["tile"])
-            and np.allclose(a["positions"], b["positions"], atol=1e-4)
-            and np.allclose(a["uv"], b["uv"], atol=1e-5)
-            and np.allclose(a["color"], b["color"], atol=1e-3))
+            and np.allclose(a["positions"], b["positions"], rtol=0, atol=1e-4)
+            and np.allclose(a["uv"], b["uv"], rtol=0, atol=1e-5)
+            and np.allclose(a["color"], b["color"], rtol=0, atol=1e-3))
 
 
 def export_eng(context, out_path: str, *, base_path: str | None = None,
@@ -150,10 +236,11 @@ def export_eng(context, out_path: str, *, base_path: str | None = None,
     if not base:
         raise ExportError("no base level: set the base path")
     lvl = wadkit.eng.open(base)
-    got = gather(coll)
-    if unchanged(got, reference(lvl)):
+    got = gather(coll, linear_color=True)
+    if unchanged(got, reference(lvl, linear_color=True)):
         lvl.save(out_path)
         return "unchanged", []
+    got["color"] = linear_to_srgb(got["color"])
     if not hasattr(lvl, "with_geometry"):
         raise ExportError("this wadkit has no ENG write path (with_geometry) yet")
     t = len(got["texture"])

@@ -84,7 +84,8 @@ def _select_polygons(coll, wanted: set) -> int:
         poly = np.empty(n, np.int32)
         me.attributes["wadkit_tile"].data.foreach_get("value", tile)
         me.attributes["wadkit_polygon"].data.foreach_get("value", poly)
-        sel = np.array([(int(t), int(p)) in wanted for t, p in zip(tile, poly)], bool)
+        keys = np.array(sorted(t * 2 ** 32 + p for t, p in wanted), np.int64)
+        sel = np.isin(tile.astype(np.int64) * 2 ** 32 + poly, keys)
         me.polygons.foreach_set("select", sel)
         count += int(sel.sum())
     return count

@@ -12,7 +12,8 @@ import numpy as np
 
 from . import convert, materials
 from .build import Created, Progress
-from .mesh_build import build_mesh, drop_degenerate, split_by
+from .mesh_build import (MeshArrays, build_mesh, build_meshes, drop_degenerate,
+                         run_starts, sort_stable)
 
 # custom property names the exporter reads back
 PROP_SOURCE = "wadkit_source"       # on the level collection: the source path
@@ -20,28 +21,11 @@ PROP_FORMAT = "wadkit_format"       # "eng" / "rc2"
 PROP_TILE = "wadkit_tile"           # on a tile object: tile index
 PROP_MODEL = "wadkit_model"
 PROP_ROTATION = "wadkit_rotation"
-PROP_COLLISION_TILE = "wadkit_collision_tile"
+PROP_ZONE = "wadkit_zone"           # on a zone object (merge="ZONE")
+PROP_COLLISION_ZONE = "wadkit_collision_zone"   # on a collision object
+ATTR_TILE = "wadkit_tile"           # face attribute: tile index (zone and collision objects)
 ATTR_TEXTURE = "wadkit_texture"     # face attribute: texture-table index
 ATTR_FLAGS = "wadkit_face_flags"    # face attribute: engine face flags
-
-
-def _tile_transform(tiles, i: int):
-    """(location in Blender space, rotation about z) of tile i.
-    tiles: lvl.tiles, a table of arrays (position (N,3) file space,
-    rotation (N,) 0..4095, model (N,) ...)."""
-    pos = np.asarray(tiles.position[i], np.float32)
-    return convert.to_blender(pos)[0], convert.rotation_angle(int(tiles.rotation[i]))
-
-
-def _to_local(world: np.ndarray, loc: np.ndarray, angle: float) -> np.ndarray:
-    """Inverse of the object transform (rotation about z by angle, then loc)."""
-    c, s = math.cos(angle), math.sin(angle)
-    d = world - loc
-    out = np.empty_like(d)
-    out[:, 0] = c * d[:, 0] + s * d[:, 1]
-    out[:, 1] = -s * d[:, 0] + c * d[:, 1]
-    out[:, 2] = d[:, 2]
-    return out
 
 
 def _texture_table(lvl):
@@ -104,111 +88,186 @@ class _Materials:
 
 def import_eng(context, lvl, *, name: str | None = None, collision: bool = True,
                objects: bool = True, vertex_colors: bool = True,
-               merge: str = "TILE"):
+               merge: str = "TILE", notes: list | None = None):
     """Build the level into a new collection linked to the scene.
     merge: "TILE" (one object per tile) or "ZONE" (one per zone).
-    Returns the collection. On any exception nothing stays behind."""
+    notes: a list the import's warnings are appended to (records it had
+    to leave out). Returns the collection. On any exception nothing stays
+    behind."""
     created = Created()
     try:
         return _import(context, lvl, created, name, collision, objects,
-                       vertex_colors, merge)
+                       vertex_colors, merge, notes if notes is not None else [])
     except BaseException:
         created.rollback()
         raise
 
 
-def _import(context, lvl, created, name, collision, objects, vertex_colors, merge):
+def _tile_transforms(tiles, ntiles: int):
+    """(location (N,3) Blender space float32, angle (N,) radians) of every
+    tile: location = the tile position, rotation about z."""
+    loc = convert.to_blender(np.asarray(tiles.position, np.float32).reshape(-1, 3)[:ntiles])
+    ang = np.asarray(tiles.rotation, np.float64)[:ntiles] / 4096.0 * 2.0 * np.pi
+    return loc, ang
+
+
+def _rotate_z(p: np.ndarray, ang: np.ndarray) -> np.ndarray:
+    """Rotate each row of p (N,3) about z by its angle (N,), float64."""
+    c, s = np.cos(ang), np.sin(ang)
+    out = np.empty((len(p), 3), np.float64)
+    out[:, 0] = c * p[:, 0] - s * p[:, 1]
+    out[:, 1] = s * p[:, 0] + c * p[:, 1]
+    out[:, 2] = p[:, 2]
+    return out
+
+
+def _runs(keys: np.ndarray):
+    """(distinct values, run index of every element, starts (G+1,)) of a
+    sorted key array."""
+    n = len(keys)
+    change = np.empty(n, bool)
+    if n:
+        change[0] = True
+        np.not_equal(keys[1:], keys[:-1], out=change[1:])
+    starts = np.flatnonzero(change)
+    idx = np.cumsum(change) - 1
+    return keys[starts], idx, np.append(starts, n).astype(np.int64)
+
+
+def _slots(gi: np.ndarray, mat: np.ndarray, ngroups: int, nmats: int):
+    """Material slots per group: (slot of every face within its group,
+    material ids of each group's slots as a list of arrays). A group's
+    slots are its distinct materials in id order."""
+    present = np.zeros((ngroups, max(1, nmats)), bool)
+    present[gi, mat] = True
+    slot = np.cumsum(present, axis=1, dtype=np.int32) - 1
+    rows, cols = np.nonzero(present)
+    bounds = np.searchsorted(rows, np.arange(ngroups + 1))
+    return slot[gi, mat], [cols[bounds[g]:bounds[g + 1]] for g in range(ngroups)]
+
+
+def _vertex_runs(corners: np.ndarray, gi_corner: np.ndarray, nverts: int, ngroups: int):
+    """Renumber the vertices the corners use so that each group's vertices
+    are one run, in their old order. Returns (source vertex of each new
+    vertex, new vertex of each corner, v_start (G+1,)). A vertex used by
+    two groups is duplicated."""
+    vg = np.full(nverts, -1, np.int64)
+    vg[corners] = gi_corner
+    if np.array_equal(vg[corners], gi_corner):
+        used = np.flatnonzero(vg >= 0)
+        gu = vg[used]
+        order = used if (np.diff(gu) >= 0).all() else used[sort_stable(gu)]
+        new = np.empty(nverts, np.int64)
+        new[order] = np.arange(len(order))
+        return order, new[corners], run_starts(vg[order], ngroups)
+    key = gi_corner * nverts + corners
+    uniq, inv = np.unique(key, return_inverse=True)
+    return uniq % nverts, inv.reshape(-1), run_starts(uniq // nverts, ngroups)
+
+
+def _import(context, lvl, created, name, collision, objects, vertex_colors, merge, notes):
     path = getattr(lvl, "path", None)
     name = name or (os.path.splitext(os.path.basename(path))[0] if path else "level")
     wm = lvl.world_mesh(space="file")
     tiles = lvl.tiles
     ntiles = len(tiles.model)
-    tri_all = np.asarray(wm["triangles"])
-    keep = drop_degenerate(tri_all)
-    pos_b = convert.to_blender(wm["positions"])
-    uv_b = convert.flip_v(wm["uv"])
-    color = np.asarray(wm["color"], np.float32)
-    # the second colour set, for the tiles that have one
+    tri_all = np.asarray(wm["triangles"], np.int64)
+    tile_of = np.asarray(wm["tile"], np.int64)
     sets = np.asarray(getattr(tiles, "color_sets", np.zeros(ntiles)), np.int32)
-    color2 = None
-    if vertex_colors and (sets >= 2).any():
-        color2 = np.asarray(lvl.world_mesh(space="file", color_set=1)["color"], np.float32)
-    texture = np.asarray(wm["texture"], np.int32)
-    flags = np.asarray(wm["face_flags"], np.int32)
-    tile_of = np.asarray(wm["tile"], np.int32)
     mats = _Materials(created, name, lvl, vertex_colors)
+    tloc, tang = _tile_transforms(tiles, ntiles)
+    zone_of_tile = _tile_zones(lvl, ntiles) if (merge == "ZONE" or collision) else None
+    prog = Progress(context, 4)
 
+    # faces by group (tile or zone), stable: a group's faces keep their order
+    faces = drop_degenerate(tri_all)
     if merge == "ZONE":
-        zone_of_tile = _tile_zones(lvl, ntiles)
-        group_key = zone_of_tile[np.clip(tile_of[keep], 0, len(zone_of_tile) - 1)]
+        gkey = zone_of_tile[np.clip(tile_of[faces], 0, len(zone_of_tile) - 1)]
     else:
-        group_key = tile_of[keep]
-    # every texture index used -> a material (made once), faces -> material ids
-    tex_used, tex_inv = np.unique(texture, return_inverse=True)
-    mat_of_tex = np.array([mats.material_id(int(t)) for t in tex_used], np.int32)
-    mat_of_face = mat_of_tex[tex_inv] if len(texture) else np.zeros(0, np.int32)
-    groups = list(split_by(tri_all[keep], group_key))
-    prog = Progress(context, len(groups) + (len(lvl.objects) if objects else 0))
-    level_objs, n = [], 0
-    try:
-        for g, sel in groups:
-            idx = keep[sel]
-            tri = tri_all[idx]
-            if merge == "TILE":
-                # world_mesh() numbers each tile's vertices as one run: the
-                # run is the tile's mesh (cheaper than np.unique per tile)
-                lo = int(tri.min())
-                used = np.arange(lo, int(tri.max()) + 1)
-                inv = tri - lo
-            else:
-                used, inv = np.unique(tri, return_inverse=True)
-            if merge == "TILE" and 0 <= g < ntiles:
-                loc, ang = _tile_transform(tiles, g)
-            else:
-                loc, ang = np.zeros(3, np.float32), 0.0
-            local = _to_local(pos_b[used], loc, ang)
-            # material slots: the distinct materials of this object's faces
-            mat_ids = mat_of_face[idx]
-            used_mats, slots = np.unique(mat_ids, return_inverse=True)
-            mat_list = [mats.by_index[int(k)] for k in used_mats]
-            cols = {}
-            if vertex_colors:
-                cols[materials.COLOR_ATTR] = color[idx]
-                if color2 is not None and merge == "TILE" and 0 <= g < ntiles \
-                        and sets[g] >= 2:
-                    cols[materials.COLOR2_ATTR] = color2[idx]
-            label = f"{name} {'tile' if merge == 'TILE' else 'zone'} {g}"
-            me = build_mesh(label, local, inv.reshape(-1, 3).astype(np.int32),
-                            uv=uv_b[idx], colors=cols,
-                            material_index=slots.astype(np.int32),
-                            face_int={ATTR_TEXTURE: texture[idx], ATTR_FLAGS: flags[idx]}
-                            if merge == "TILE" else
-                            {ATTR_TEXTURE: texture[idx], ATTR_FLAGS: flags[idx],
-                             "wadkit_tile": tile_of[idx]})
-            for m in mat_list:
-                me.materials.append(m)
-            ob = created.mesh_object(label, me)
-            ob.location = tuple(float(v) for v in loc)
-            ob.rotation_euler = (0.0, 0.0, ang)
-            if merge == "TILE" and 0 <= g < ntiles:
-                ob[PROP_TILE] = g
-                ob[PROP_MODEL] = int(tiles.model[g])
-                ob[PROP_ROTATION] = int(tiles.rotation[g])
-            level_objs.append(ob)
-            n += 1
-            prog.update(n)
-        obj_objs = _import_objects(lvl, created, name, prog, n) if objects else []
-        coll_objs = _import_collision(lvl, created, name, tiles, ntiles) \
-            if collision else []
-    finally:
-        prog.end()
+        gkey = tile_of[faces]
+    if len(gkey) and (np.diff(gkey) < 0).any():
+        order = sort_stable(gkey)
+        faces, gkey = faces[order], gkey[order]
+    gvals, gi, f_start = _runs(gkey)
+    ng, nf = len(gvals), len(faces)
+    corners = tri_all[faces].reshape(-1)
+    src, corner_vert, v_start = _vertex_runs(corners, np.repeat(gi, 3),
+                                             len(wm["positions"]), ng)
+    pos = convert.to_blender(np.asarray(wm["positions"], np.float32)[src])
+    is_tile = (merge != "ZONE") & (gvals >= 0) & (gvals < ntiles)
+    if merge != "ZONE":
+        # tile-local: the inverse of the object transform (loc, rotation)
+        gv = np.repeat(np.arange(ng), np.diff(v_start))
+        t = np.where(is_tile, gvals, 0)[gv]
+        ok = is_tile[gv]
+        d = pos - np.where(ok[:, None], tloc[t], 0)
+        pos = _rotate_z(d, -np.where(ok, tang[t], 0.0)).astype(np.float32)
+    prog.update(1)
+
+    arr = MeshArrays(pos, v_start, corner_vert, np.arange(0, 3 * nf + 1, 3), f_start)
+    uv = np.array(np.asarray(wm["uv"], np.float32)[faces], copy=True).reshape(-1, 2)
+    uv[:, 1] = 1.0 - uv[:, 1]
+    arr.uv = uv
+    if vertex_colors:
+        arr.colors[materials.COLOR_ATTR] = (
+            np.asarray(wm["color"], np.float32)[faces].reshape(-1, 4), None)
+        two = sets[np.clip(tile_of[faces], 0, max(0, ntiles - 1))] >= 2 if ntiles \
+            else np.zeros(nf, bool)
+        has2 = np.bincount(gi, weights=two, minlength=ng) > 0
+        if has2.any():
+            c2 = lvl.world_mesh(space="file", color_set=1)["color"]
+            arr.colors[materials.COLOR2_ATTR] = (
+                np.asarray(c2, np.float32)[faces].reshape(-1, 4), has2)
+    texture = np.asarray(wm["texture"], np.int64)[faces]
+    arr.face_int = {ATTR_TEXTURE: texture,
+                    ATTR_FLAGS: np.asarray(wm["face_flags"], np.int64)[faces]}
+    if merge == "ZONE":
+        arr.face_int[ATTR_TILE] = tile_of[faces]
+    # every texture index used -> a material (made once)
+    lo = int(texture.min()) if nf else 0
+    used = np.flatnonzero(np.bincount(texture - lo)) if nf else np.zeros(0, np.int64)
+    mat_of_tex = np.zeros(len(used) and int(used[-1]) + 1, np.int64)
+    mat_of_tex[used] = [mats.material_id(int(t) + lo) for t in used]
+    arr.material_index, slot_mats = _slots(gi, mat_of_tex[texture - lo], ng,
+                                           len(mats.by_index))
+    prog.update(2)
+
+    kind = "zone" if merge == "ZONE" else "tile"
+    labels = [f"{name} {kind} {int(g)}" for g in gvals]
+    meshes = build_meshes(labels, arr)
+    new_object = bpy.data.objects.new
+    by_index = mats.by_index
+    level_objs = []
+    for i, me in enumerate(meshes):
+        created.add("meshes", me)
+        ms = me.materials
+        for k in slot_mats[i]:
+            ms.append(by_index[k])
+        ob = created.add("objects", new_object(labels[i], me))
+        g = int(gvals[i])
+        if is_tile[i]:
+            ob.location = tloc[g].tolist()
+            ob.rotation_euler[2] = float(tang[g])
+            ob[PROP_TILE] = g
+            ob[PROP_MODEL] = int(tiles.model[g])
+            ob[PROP_ROTATION] = int(tiles.rotation[g])
+        elif merge == "ZONE":
+            ob[PROP_ZONE] = g
+        level_objs.append(ob)
+    prog.update(3)
+    obj_objs = _import_objects(lvl, created, name) if objects else []
+    coll_objs = _import_collision(lvl, created, name, tiles, ntiles, tloc, tang,
+                                  zone_of_tile, notes) if collision else []
+    prog.update(4)
+    prog.end()
 
     # link everything at the end
     root = created.add("collections", bpy.data.collections.new(name))
     root[PROP_SOURCE] = path or ""
     root[PROP_FORMAT] = "eng"
+    link = root.objects.link
     for ob in level_objs:
-        root.objects.link(ob)
+        link(ob)
     if obj_objs:
         sub = created.add("collections", bpy.data.collections.new(f"{name} Objects"))
         root.children.link(sub)
@@ -231,11 +290,11 @@ def _tile_zones(lvl, ntiles: int) -> np.ndarray:
     h, w = grid.shape
     x = np.clip(xz[:, 0], 0, w - 1)
     z = np.clip(xz[:, 1], 0, h - 1)
-    out = grid[z, x].astype(np.int32)
-    return out if len(out) else np.zeros(1, np.int32)
+    out = grid[z, x].astype(np.int64)
+    return out if len(out) else np.zeros(1, np.int64)
 
 
-def _import_objects(lvl, created, name, prog, n):
+def _import_objects(lvl, created, name):
     """STPC models, laid out in a row along +x beside the level (they have no
     place of their own in the level file)."""
     out, x = [], 0.0
@@ -243,8 +302,8 @@ def _import_objects(lvl, created, name, prog, n):
         tri = np.asarray(m.triangles)
         keep = drop_degenerate(tri)
         pos = convert.to_blender(m.positions)
-        me = build_mesh(f"{name} object {i}", pos, tri[keep].astype(np.int32))
-        ob = created.mesh_object(f"{name} object {i}", me)
+        me = created.add("meshes", build_mesh(f"{name} object {i}", pos, tri[keep]))
+        ob = created.add("objects", bpy.data.objects.new(f"{name} object {i}", me))
         ob["wadkit_object"] = i
         counts = getattr(m, "bone_counts", None)
         if counts is not None and len(counts):
@@ -258,52 +317,89 @@ def _import_objects(lvl, created, name, prog, n):
             ob.location = (x - float(pos[:, 0].min()), -4.0, 0.0)
             x += width + 1.0
         out.append(ob)
-        n += 1
-        prog.update(n)
     return out
 
 
-def _import_collision(lvl, created, name, tiles, ntiles):
-    """Collision polygons, one object per tile (the tile model's decoded
-    records, tile-local, placed by the tile transform like the render tile),
-    one coloured material per ground material; type, group, material and
-    polygon number (over groups A+B+C) kept as face attributes."""
-    out, cmats = [], {}
+_COLL_KEYS = ("n_corners", "type", "group", "material")
+
+
+def _model_collision(lvl, model_ids):
+    """The decoded collision records of the given models, concatenated:
+    dict of arrays over all their polygons (corners (P,4,3) tile-local file
+    space ...) and p_start (M+1,) each model's run."""
     models = lvl.models
-    decoded: dict[int, dict] = {}
-    for i in range(ntiles):
-        mi = int(tiles.model[i])
-        if mi not in decoded:
-            decoded[mi] = models[mi].collision
-        c = decoded[mi]
-        n = len(c["n_corners"])
-        if n == 0:
-            continue
-        sizes = np.asarray(c["n_corners"], np.int32)
-        corners = np.asarray(c["corners"], np.float32)          # (P,4,3) file space
-        sel = (np.arange(4)[None, :] < sizes[:, None])
-        pos = convert.to_blender(corners[sel])
-        mat = np.asarray(c["material"], np.int32)
-        used, slots = np.unique(mat, return_inverse=True)
-        for mm in used:
-            mm = int(mm)
-            if mm not in cmats:
-                cmats[mm] = created.add("materials", materials.collision_material(
-                    f"{name} ground {mm:02x}", mm))
-        me = build_mesh(f"{name} collision {i}", pos, np.arange(len(pos), dtype=np.int32),
-                        face_sizes=sizes, material_index=slots.astype(np.int32),
-                        face_int={"wadkit_type": c["type"], "wadkit_group": c["group"],
-                                  "wadkit_material": mat,
-                                  "wadkit_polygon": np.arange(n, dtype=np.int32),
-                                  "wadkit_tile": np.full(n, i, np.int32)})
-        for mm in used:
-            me.materials.append(cmats[int(mm)])
-        ob = created.mesh_object(f"{name} collision {i}", me)
-        loc, ang = _tile_transform(tiles, i)
-        ob.location = tuple(float(v) for v in loc)
-        ob.rotation_euler = (0.0, 0.0, ang)
+    parts = [models[int(m)].collision for m in model_ids]
+    counts = [len(c["n_corners"]) for c in parts]
+    p_start = np.zeros(len(parts) + 1, np.int64)
+    np.cumsum(counts, out=p_start[1:])
+    out = {"corners": np.concatenate(
+        [np.asarray(c["corners"], np.float32).reshape(-1, 4, 3) for c in parts])
+        if parts else np.zeros((0, 4, 3), np.float32)}
+    for k in _COLL_KEYS:
+        out[k] = np.concatenate([np.asarray(c[k], np.int64) for c in parts]) \
+            if parts else np.zeros(0, np.int64)
+    return out, p_start
+
+
+def _import_collision(lvl, created, name, tiles, ntiles, tloc, tang, zone_of_tile, notes):
+    """Collision polygons, one object per zone (vertices in Blender world
+    space: the tile model's decoded records placed by the tile transform);
+    one coloured material per ground material; type, group, material,
+    polygon number (over groups A+B+C) and tile kept as face attributes.
+    Records whose corners are not finite (planes that do not meet) have no
+    shape: they are left out and listed in notes."""
+    tmodel = np.asarray(tiles.model, np.int64)[:ntiles]
+    model_ids, tm = np.unique(tmodel, return_inverse=True)
+    c, p_start = _model_collision(lvl, model_ids)
+    count = np.diff(p_start)[tm]
+    total = int(count.sum())
+    if total == 0:
+        return []
+    tile = np.repeat(np.arange(ntiles), count)
+    first = np.repeat(np.cumsum(count) - count, count)
+    poly = np.arange(total) - first                     # record number in its model
+    src = p_start[tm][tile] + poly
+    n = c["n_corners"][src]
+    corner = np.arange(4)[None, :] < n[:, None]         # (N,4) corners in use
+    p = convert.to_blender(c["corners"][src]).reshape(-1, 3)
+    world = _rotate_z(p, np.repeat(tang[tile], 4)) + np.repeat(tloc[tile], 4, axis=0)
+    world = world.reshape(-1, 4, 3)
+    good = (np.isfinite(world).all(axis=2) | ~corner).all(axis=1) & (n >= 3) & (n <= 4)
+    if not good.all():
+        bad_tiles, bad_n = np.unique(tile[~good], return_counts=True)
+        where = ", ".join(f"tile {t}: {k}" for t, k in zip(bad_tiles[:8], bad_n[:8]))
+        more = " ..." if len(bad_tiles) > 8 else ""
+        notes.append(f"{int((~good).sum())} collision record(s) have no corners (their "
+                     f"planes do not meet) and were left out ({where}{more})")
+    keep = np.flatnonzero(good)
+    zone = zone_of_tile[np.clip(tile[keep], 0, len(zone_of_tile) - 1)]
+    keep = keep[sort_stable(zone)] if len(zone) and (np.diff(zone) < 0).any() else keep
+    zone = zone_of_tile[np.clip(tile[keep], 0, len(zone_of_tile) - 1)]
+    zvals, zi, f_start = _runs(zone)
+    sizes = n[keep]
+    face_start = np.zeros(len(keep) + 1, np.int64)
+    np.cumsum(sizes, out=face_start[1:])
+    pos = world[keep][corner[keep]]                     # every corner its own vertex
+    arr = MeshArrays(pos, face_start[f_start], np.arange(len(pos)), face_start, f_start)
+    mat = c["material"][src][keep]
+    used = np.flatnonzero(np.bincount(mat, minlength=256))
+    cmats = {}
+    for mm in used:
+        cmats[int(mm)] = created.add("materials", materials.collision_material(
+            f"{name} ground {int(mm):02x}", int(mm)))
+    arr.material_index, slot_mats = _slots(zi, mat, len(zvals), 256)
+    arr.face_int = {"wadkit_type": c["type"][src][keep], "wadkit_group": c["group"][src][keep],
+                    "wadkit_material": mat, "wadkit_polygon": poly[keep],
+                    ATTR_TILE: tile[keep]}
+    labels = [f"{name} collision zone {int(z)}" for z in zvals]
+    out = []
+    for i, me in enumerate(build_meshes(labels, arr)):
+        created.add("meshes", me)
+        for k in slot_mats[i]:
+            me.materials.append(cmats[int(k)])
+        ob = created.add("objects", bpy.data.objects.new(labels[i], me))
         ob.hide_render = True
         ob.display_type = "WIRE"
-        ob[PROP_COLLISION_TILE] = i
+        ob[PROP_COLLISION_ZONE] = int(zvals[i])
         out.append(ob)
     return out

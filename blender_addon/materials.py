@@ -8,6 +8,8 @@ half-transparent [assumed: the engine's semi-transparent modes are drawn
 as a 50 % blend; the exact per-mode equations are not in our sources]."""
 from __future__ import annotations
 
+import struct
+import zlib
 from typing import NamedTuple
 
 import bpy
@@ -31,13 +33,35 @@ def texture_key(table, i: int) -> TexKey:
     return TexKey(int(table["page"][i]), blend, None)
 
 
+def png_bytes(rgba: np.ndarray) -> bytes:
+    """(H,W,4) uint8 RGBA, row 0 at the top, as a PNG file: 8-bit RGBA, no
+    row filters, deflate without compression (level 0: the fastest; the
+    .blend can be compressed on save)."""
+    rgba = np.asarray(rgba, np.uint8)
+    h, w = rgba.shape[:2]
+    raw = np.zeros((h, 1 + 4 * w), np.uint8)          # filter byte 0 per row
+    raw[:, 1:] = rgba.reshape(h, 4 * w)
+
+    def chunk(tag: bytes, data: bytes) -> bytes:
+        return (struct.pack(">I", len(data)) + tag + data
+                + struct.pack(">I", zlib.crc32(tag + data)))
+
+    return (b"\x89PNG\r\n\x1a\n"
+            + chunk(b"IHDR", struct.pack(">IIBBBBB", w, h, 8, 6, 0, 0, 0))
+            + chunk(b"IDAT", zlib.compress(raw.tobytes(), 0)) + chunk(b"IEND", b""))
+
+
 def make_image(name: str, rgba: np.ndarray) -> bpy.types.Image:
-    """A packed image from (H,W,4) uint8 RGBA, row 0 at the top."""
+    """A packed image from (H,W,4) uint8 RGBA, row 0 at the top. The PNG
+    is packed as it is and decoded by Blender when first shown (as images
+    an importer loads from files are); Image.pack() would encode it again,
+    which costs more than the rest of a level's import."""
     h, w = rgba.shape[:2]
     img = bpy.data.images.new(name, w, h, alpha=True)
-    px = np.ascontiguousarray(rgba[::-1], dtype=np.float32).ravel() / 255.0
-    img.pixels.foreach_set(px)
-    img.pack()
+    data = png_bytes(rgba)
+    img.filepath_raw = f"//{bpy.path.clean_name(name)}.png"
+    img.pack(data=data, data_len=len(data))
+    img.source = "FILE"
     return img
 
 

@@ -1,20 +1,15 @@
 """Blender meshes from NumPy arrays: everything allocated once and filled
-with foreach_set from contiguous arrays (no bpy.ops, no per-vertex Python)."""
+with foreach_set from contiguous arrays (no bpy.ops, no per-vertex Python).
+
+Many meshes are built from one set of arrays (build_meshes): the arrays
+hold all meshes back to back, each mesh a contiguous run of vertices,
+polygons and corners, so every foreach_set gets a slice (no copy). Edges
+are made here with NumPy (the unique corner-to-next-corner pairs of each
+mesh), which spares Blender's calc_edges."""
 from __future__ import annotations
 
 import bpy
 import numpy as np
-
-
-
-def split_by(triangles: np.ndarray, key: np.ndarray):
-    """Yield (key value, triangle indices) for each distinct key, in key order."""
-    order = np.argsort(key, kind="stable")
-    k = key[order]
-    starts = np.flatnonzero(np.r_[True, k[1:] != k[:-1]]) if len(k) else []
-    ends = list(starts[1:]) + [len(k)]
-    for s, e in zip(starts, ends):
-        yield int(k[s]), order[s:e]
 
 
 def drop_degenerate(triangles: np.ndarray) -> np.ndarray:
@@ -25,51 +20,194 @@ def drop_degenerate(triangles: np.ndarray) -> np.ndarray:
     return np.flatnonzero(ok)
 
 
+def run_starts(sorted_keys: np.ndarray, n: int) -> np.ndarray:
+    """(n+1,) starts of the runs of key 0..n-1 in a sorted key array."""
+    return np.searchsorted(sorted_keys, np.arange(n + 1)).astype(np.int64)
+
+
+def sort_stable(keys: np.ndarray) -> np.ndarray:
+    """Stable argsort of small non-negative ints (radix sort for < 2**15)."""
+    if len(keys) and keys.max() < 2 ** 15:
+        return np.argsort(keys.astype(np.int16), kind="stable")
+    return np.argsort(keys, kind="stable")
+
+
+# -- colours ---------------------------------------------------------------
+
+_LUT_SCALE = 128.0           # ENG colours are byte/128, RC2's 0x80 = 1.0
+
+
+def _srgb_to_linear_exact(c: np.ndarray) -> np.ndarray:
+    """Blender's srgb_to_linearrgb (BLI math_color), in float32."""
+    c = np.asarray(c, np.float32)
+    lin = np.power((np.maximum(c, 0.04045) + np.float32(0.055)) * np.float32(1 / 1.055),
+                   np.float32(2.4))
+    low = np.where(c < 0, np.float32(0), c * np.float32(1 / 12.92))
+    return np.where(c < 0.04045, low, lin).astype(np.float32)
+
+
+_LUT = _srgb_to_linear_exact(np.arange(512, dtype=np.float32) / np.float32(_LUT_SCALE))
+
+
+def srgb_to_linear(rgba: np.ndarray) -> np.ndarray:
+    """(..., 4) display (sRGB) colours -> Blender's linear storage, alpha
+    as is: what setting `color_srgb` does, without its per-element slow
+    path. Values that are multiples of 1/128 (all of ENG's and RC2's) go
+    through a table; others through the formula."""
+    c = np.asarray(rgba, np.float32)
+    out = np.empty(c.shape, np.float32)
+    rgb = c[..., :3]
+    k = np.rint(rgb * np.float32(_LUT_SCALE))
+    if np.array_equal(k / np.float32(_LUT_SCALE), rgb) and k.min(initial=0) >= 0 \
+            and k.max(initial=0) < len(_LUT):
+        out[..., :3] = _LUT[k.astype(np.intp)]
+    else:
+        out[..., :3] = _srgb_to_linear_exact(rgb)
+    out[..., 3] = c[..., 3]
+    return out
+
+
+def linear_to_srgb(rgba: np.ndarray) -> np.ndarray:
+    """The inverse (Blender's linearrgb_to_srgb), alpha as is."""
+    c = np.asarray(rgba, np.float32)
+    out = c.copy()
+    rgb = c[..., :3]
+    hi = np.float32(1.055) * np.power(np.maximum(rgb, 0.0031308), np.float32(1 / 2.4)) \
+        - np.float32(0.055)
+    lo = np.where(rgb < 0, np.float32(0), rgb * np.float32(12.92))
+    out[..., :3] = np.where(rgb < 0.0031308, lo, hi)
+    return out
+
+
+# -- building --------------------------------------------------------------
+
+class MeshArrays:
+    """The data of G meshes back to back.
+
+    positions (V,3) float32, Blender space, each mesh's vertices a run
+    (v_start (G+1,)); polygons as corner lists: corner_vert (L,) global
+    vertex numbers, face_start (F+1,) global corner offsets, each mesh's
+    polygons a run (f_start (G+1,)). Optional per corner: uv (L,2),
+    colors name -> ((L,4) display colours, bool (G,) which meshes get it);
+    per polygon: material_index (F,) (slot within its mesh), face_int
+    name -> (F,) ints."""
+
+    def __init__(self, positions, v_start, corner_vert, face_start, f_start):
+        self.positions = np.ascontiguousarray(positions, np.float32).reshape(-1)
+        self.v_start = np.asarray(v_start, np.int64)
+        self.corner_vert = np.asarray(corner_vert, np.int64)
+        self.face_start = np.asarray(face_start, np.int64)
+        self.f_start = np.asarray(f_start, np.int64)
+        self.uv = None
+        self.colors: dict[str, tuple[np.ndarray, np.ndarray | None]] = {}
+        self.material_index = None
+        self.face_int: dict[str, np.ndarray] = {}
+
+    @property
+    def count(self) -> int:
+        return len(self.v_start) - 1
+
+
+def _edges(a: MeshArrays):
+    """(edge_verts (E,2) local, e_start (G+1,), corner_edge (L,) local).
+    Edge k of polygon p runs from its corner k to corner k+1 (cyclic), as
+    Blender's corner_edge does."""
+    nl = len(a.corner_vert)
+    nxt = np.arange(1, nl + 1, dtype=np.int64)
+    last = a.face_start[1:] - 1
+    nxt[last] = a.face_start[:-1]
+    v0, v1 = a.corner_vert, a.corner_vert[nxt]
+    lo, hi = np.minimum(v0, v1), np.maximum(v0, v1)
+    nv = max(1, len(a.positions) // 3)
+    key, inv = np.unique(lo * nv + hi, return_inverse=True)
+    ev = np.stack([key // nv, key % nv], axis=1)
+    # vertices of mesh g are v_start[g]..v_start[g+1]: sorted keys are
+    # grouped by mesh through their first vertex
+    e_start = np.searchsorted(ev[:, 0], a.v_start).astype(np.int64)
+    g_of_edge = np.repeat(np.arange(a.count), np.diff(e_start))
+    ev_local = (ev - a.v_start[g_of_edge][:, None]).astype(np.int32)
+    g_of_corner = np.repeat(np.arange(a.count), np.diff(a.face_start[a.f_start]))
+    corner_edge = (inv.reshape(-1) - e_start[g_of_corner]).astype(np.int32)
+    return ev_local.reshape(-1), e_start, corner_edge
+
+
+def build_meshes(names: list[str], a: MeshArrays) -> list:
+    """One bpy mesh per run of `a`, named by names. Returns the meshes."""
+    g = a.count
+    ev, e_start, corner_edge = _edges(a)
+    corner_start = a.face_start[a.f_start]                    # (G+1,)
+    g_of_corner = np.repeat(np.arange(g), np.diff(corner_start))
+    g_of_face = np.repeat(np.arange(g), np.diff(a.f_start))
+    local_vert = (a.corner_vert - a.v_start[g_of_corner]).astype(np.int32)
+    local_start = (a.face_start[:-1] - corner_start[g_of_face]).astype(np.int32)
+    sizes = np.diff(a.face_start).astype(np.int32)
+    uv = None if a.uv is None else np.ascontiguousarray(a.uv, np.float32).reshape(-1)
+    cols = [(n, np.ascontiguousarray(srgb_to_linear(np.maximum(c, 0.0))).reshape(-1), w)
+            for n, (c, w) in a.colors.items()]
+    mat = None if a.material_index is None else np.ascontiguousarray(a.material_index, np.int32)
+    ints = [(n, np.ascontiguousarray(v, np.int32)) for n, v in a.face_int.items()]
+    old = bpy.app.version < (4, 0, 0)
+    out = []
+    new = bpy.data.meshes.new
+    for i in range(g):
+        v0, v1 = int(a.v_start[i]), int(a.v_start[i + 1])
+        e0, e1 = int(e_start[i]), int(e_start[i + 1])
+        c0, c1 = int(corner_start[i]), int(corner_start[i + 1])
+        f0, f1 = int(a.f_start[i]), int(a.f_start[i + 1])
+        me = new(names[i])
+        me.vertices.add(v1 - v0)
+        me.edges.add(e1 - e0)
+        me.loops.add(c1 - c0)
+        me.polygons.add(f1 - f0)
+        me.vertices.foreach_set("co", a.positions[3 * v0:3 * v1])
+        me.edges.foreach_set("vertices", ev[2 * e0:2 * e1])
+        me.loops.foreach_set("vertex_index", local_vert[c0:c1])
+        me.loops.foreach_set("edge_index", corner_edge[c0:c1])
+        me.polygons.foreach_set("loop_start", local_start[f0:f1])
+        if old:
+            me.polygons.foreach_set("loop_total", sizes[f0:f1])
+        if uv is not None:
+            me.uv_layers.new(name="UVMap").data.foreach_set("uv", uv[2 * c0:2 * c1])
+        for cname, col, which in cols:
+            if which is None or which[i]:
+                me.color_attributes.new(cname, "FLOAT_COLOR", "CORNER").data.foreach_set(
+                    "color", col[4 * c0:4 * c1])
+        if mat is not None:
+            me.polygons.foreach_set("material_index", mat[f0:f1])
+        for aname, vals in ints:
+            me.attributes.new(aname, "INT", "FACE").data.foreach_set("value", vals[f0:f1])
+        out.append(me)
+    return out
+
+
 def build_mesh(name: str, positions: np.ndarray, triangles: np.ndarray, *,
                uv: np.ndarray | None = None,
                colors: dict[str, np.ndarray] | None = None,
                material_index: np.ndarray | None = None,
                face_int: dict[str, np.ndarray] | None = None,
                face_sizes: np.ndarray | None = None) -> bpy.types.Mesh:
-    """positions (V,3) in Blender space; triangles (T,3) indices into them;
-    uv (T,3,2) per corner, Blender convention (v up); colors name -> (T,3,4)
-    display values (byte/128; RC2's may exceed 1: 0x80 = 1.0, up to 2x
-    brighter), stored through color_srgb; material_index (T,); face_int name -> (T,) ints
-    stored as face attributes. face_sizes (F,): polygons of mixed sizes,
-    triangles then being the flat corner list (no uv/colors then)."""
-    nv = len(positions)
-    corners = np.ascontiguousarray(triangles, np.int32).ravel()
-    sizes = (np.full(len(triangles), 3, np.int32) if face_sizes is None
-             else np.ascontiguousarray(face_sizes, np.int32))
-    nt = len(sizes)
-    starts = np.zeros(nt, np.int32)
-    if nt:
-        np.cumsum(sizes[:-1], out=starts[1:])
-    me = bpy.data.meshes.new(name)
-    me.vertices.add(nv)
-    me.loops.add(len(corners))
-    me.polygons.add(nt)
-    me.vertices.foreach_set("co", np.ascontiguousarray(positions, np.float32).ravel())
-    me.loops.foreach_set("vertex_index", corners)
-    me.polygons.foreach_set("loop_start", starts)
-    if bpy.app.version < (4, 0, 0):
-        me.polygons.foreach_set("loop_total", sizes)
+    """One mesh. positions (V,3) in Blender space; triangles (T,3) indices
+    into them; uv (T,3,2) per corner, Blender convention (v up); colors
+    name -> (T,3,4) display values (byte/128; RC2's may exceed 1: 0x80 =
+    1.0, up to 2x brighter); material_index (T,); face_int name -> (T,)
+    ints stored as face attributes. face_sizes (F,): polygons of mixed
+    sizes, triangles then being the flat corner list."""
+    corners = np.ascontiguousarray(triangles, np.int64).reshape(-1)
+    sizes = (np.full(len(triangles), 3, np.int64) if face_sizes is None
+             else np.asarray(face_sizes, np.int64))
+    face_start = np.zeros(len(sizes) + 1, np.int64)
+    np.cumsum(sizes, out=face_start[1:])
+    a = MeshArrays(positions, [0, len(positions)], corners, face_start, [0, len(sizes)])
     if uv is not None:
-        layer = me.uv_layers.new(name="UVMap")
-        layer.data.foreach_set("uv", np.ascontiguousarray(uv, np.float32).ravel())
+        a.uv = np.asarray(uv, np.float32).reshape(-1, 2)
     for cname, col in (colors or {}).items():
-        attr = me.color_attributes.new(cname, "FLOAT_COLOR", "CORNER")
-        attr.data.foreach_set("color_srgb", np.ascontiguousarray(
-            np.maximum(col, 0.0), np.float32).ravel())
-    if material_index is not None:
-        me.polygons.foreach_set("material_index",
-                                np.ascontiguousarray(material_index, np.int32))
-    for aname, vals in (face_int or {}).items():
-        attr = me.attributes.new(aname, "INT", "FACE")
-        attr.data.foreach_set("value", np.ascontiguousarray(vals, np.int32))
-    me.update(calc_edges=True)
-    return me
+        a.colors[cname] = (np.asarray(col, np.float32).reshape(-1, 4), None)
+    a.material_index = material_index
+    a.face_int = dict(face_int or {})
+    return build_meshes([name], a)[0]
 
+
+# -- reading back ----------------------------------------------------------
 
 def read_mesh(me: bpy.types.Mesh, matrix=None):
     """(positions (V,3) Blender space, transformed by matrix if given;

@@ -12,13 +12,14 @@ from builders import eng_text as T
 RED, GREEN, BLUE = 0x001F, 0x03E0, 0x7C00
 
 
-def small_level() -> bytes:
+def small_level(tri_collision: bytes = b"") -> bytes:
     """3 tiles of 2 models: tile 0 (model 0, rot 0), tile 1 (model 1, rot
     1024), tile 2 (model 0, rot 2048, two colour sets). Model 0 has two
     collision polygons: a floor quad of material 0x11 (water) and a triangle
     of material 3. Textures: 0 = page 0,
     1 = a flat colour, 2 = page 1 with blend mode 1. Page 0 is 4x4 RGB16 with
-    a transparent texel, page 1 a 2x2 8-bit page on a 4-colour palette."""
+    a transparent texel, page 1 a 2x2 8-bit page on a 4-colour palette.
+    tri_collision: collision records for model 1 (none by default)."""
     coll = (C.polygon([(-0.5, 0, -0.5), (-0.5, 0, 0.5), (0.5, 0, 0.5), (0.5, 0, -0.5)],
                       material=0x11)
             + C.polygon([(-0.5, 0.25, -0.5), (-0.5, 0.25, 0.0), (0.0, 0.25, -0.5)],
@@ -28,7 +29,7 @@ def small_level() -> bytes:
                    [(0x800, 0, 1, 2, 0), (0x800, 0, 2, 3, 1)], coll, (2, 0, 0))
     tri = L.Model([(-0.5, 0, -0.5, 0, 0, 1), (0.5, 0, -0.5, 0, 0, 1),
                    (0.0, 1.0, -0.5, 0, 0, 1)],
-                  [(0x800, 0, 1, 2, 2)])
+                  [(0x800, 0, 1, 2, 2)], tri_collision, (len(tri_collision) // 32, 0, 0))
     grey = [(0x80, 0x80, 0x80, 0)]
 
     def cols(n, base):
@@ -55,6 +56,18 @@ def small_level() -> bytes:
                          bones=[1, 3])])
     return L.level(trak_payload=L.trak([quad, tri]), stpc_payload=st,
                    map_payload_=mp, text_payload=text)
+
+
+def undecodable_collision_level() -> bytes:
+    """small_level whose model 1 (tile 1) has two collision records: a
+    valid floor triangle (polygon 0, material 5) and a record whose edge
+    planes 1 and 2 are parallel (polygon 1, material 6), so that corner 1
+    (edge planes 1 and 2 meeting the surface) does not exist: its decoded
+    corners are not finite. Such a record has no shape to show or edit."""
+    good = C.polygon([(-0.5, 0.1, -0.5), (-0.5, 0.1, 0.0), (0.0, 0.1, -0.5)], material=5)
+    bad = C.record(0, 6, [((0, 127, 0), 0), ((127, 0, 0), 0), ((127, 0, 0), 16),
+                          ((0, 0, 127), 0)])
+    return small_level(good + bad)
 
 
 def realistic_level(pages: int = 8) -> tuple[bytes, dict]:

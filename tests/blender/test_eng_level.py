@@ -50,6 +50,9 @@ def test_small_level(scene, small):
     tiles = sorted(root.objects, key=lambda o: o["wadkit_tile"])
     assert [o.name for o in tiles] == ["small tile 0", "small tile 1", "small tile 2"]
     assert [len(o.data.polygons) for o in tiles] == [2, 1, 2]
+    # the edges made with NumPy are what Blender would make: nothing to fix
+    assert [o.data.validate() for o in tiles] == [False] * 3
+    assert [len(o.data.edges) for o in tiles] == [5, 3, 5]
     # materials: one per (page, blend, flat colour); one image per page
     assert sorted(m.name for m in bpy.data.materials if "ground" not in m.name) == [
         "small flat ff8000 b0", "small page 00 b0", "small page 01 b1"]
@@ -90,14 +93,19 @@ def test_small_level_collision(scene, small):
     bpy.ops.import_scene.wadkit_eng(filepath=small)
     coll = bpy.data.collections["small Collision"]
     assert coll.hide_render
-    obs = sorted(coll.objects, key=lambda o: o["wadkit_collision_tile"])
-    # model 0 (tiles 0 and 2) has a quad and a triangle; model 1 none
-    assert [o["wadkit_collision_tile"] for o in obs] == [0, 2]
-    for ob in obs:
+    # one object per zone; model 0 (tiles 0 and 2) has a quad and a
+    # triangle, model 1 none; tile 0 is in zone 0 (cell 0,0), tile 2 in
+    # zone 2 (cell 0,1 of the grid [0, 1, 2, 3])
+    obs = sorted(coll.objects, key=lambda o: o["wadkit_collision_zone"])
+    assert [o["wadkit_collision_zone"] for o in obs] == [0, 2]
+    assert [o.name for o in obs] == ["small collision zone 0", "small collision zone 2"]
+    for ob, tile in zip(obs, (0, 2)):
         me = ob.data
         assert [len(p.vertices) for p in me.polygons] == [4, 3]
         assert face_ints(me, "wadkit_material").tolist() == [0x11, 3]
         assert face_ints(me, "wadkit_polygon").tolist() == [0, 1]
+        assert face_ints(me, "wadkit_tile").tolist() == [tile, tile]
+        assert me.validate() is False               # nothing to correct
         assert ob.hide_render
         assert [s.material["wadkit_collision_material"] for s in ob.material_slots] == [3, 0x11]
     # water and material 3 look different
@@ -138,8 +146,13 @@ def test_realistic_level_counts_and_time(scene, realistic):
     assert len(tiles) == len(np.unique(wm["tile"]))
     assert len(bpy.data.images) == 8
     assert len([m for m in bpy.data.materials if "ground" not in m.name]) == 8
-    n_coll = sum(1 for i in range(len(lvl.tiles.model))
-                 if len(lvl.models[int(lvl.tiles.model[i])].collision["type"]))
-    assert len(bpy.data.collections["real Collision"].objects) == n_coll
+    def shaped(c):          # records whose corners exist (finite)
+        n = np.asarray(c["n_corners"])
+        return sum(bool(np.isfinite(c["corners"][k, :n[k]]).all()) for k in range(len(n)))
+    n_coll = sum(shaped(lvl.models[int(m)].collision) for m in lvl.tiles.model)
+    coll_obs = bpy.data.collections["real Collision"].objects
+    assert sum(len(o.data.polygons) for o in coll_obs) == n_coll
+    zones = np.asarray(lvl.zones.grid)[tuple(np.asarray(lvl.tiles.cell_xz)[:, ::-1].T)]
+    assert len(coll_obs) == len(np.unique(zones))
     print(f"\nimport of {len(tri)} triangles / {len(tiles)} tiles: {seconds:.2f} s")
     assert seconds < 30
