@@ -234,15 +234,12 @@ def _import(context, lvl, created, name, collision, objects, vertex_colors, merg
 
     kind = "zone" if merge == "ZONE" else "tile"
     labels = [f"{name} {kind} {int(g)}" for g in gvals]
-    meshes = build_meshes(labels, arr)
-    new_object = bpy.data.objects.new
     by_index = mats.by_index
+    meshes = build_meshes(labels, arr, [[by_index[k] for k in s] for s in slot_mats])
+    new_object = bpy.data.objects.new
     level_objs = []
     for i, me in enumerate(meshes):
         created.add("meshes", me)
-        ms = me.materials
-        for k in slot_mats[i]:
-            ms.append(by_index[k])
         ob = created.add("objects", new_object(labels[i], me))
         g = int(gvals[i])
         if is_tile[i]:
@@ -393,10 +390,9 @@ def _import_collision(lvl, created, name, tiles, ntiles, tloc, tang, zone_of_til
                     ATTR_TILE: tile[keep]}
     labels = [f"{name} collision zone {int(z)}" for z in zvals]
     out = []
-    for i, me in enumerate(build_meshes(labels, arr)):
+    meshes = build_meshes(labels, arr, [[cmats[int(k)] for k in s] for s in slot_mats])
+    for i, me in enumerate(meshes):
         created.add("meshes", me)
-        for k in slot_mats[i]:
-            me.materials.append(cmats[int(k)])
         ob = created.add("objects", bpy.data.objects.new(labels[i], me))
         ob.hide_render = True
         ob.display_type = "WIRE"
