@@ -7,6 +7,7 @@ when nothing changed the base level is saved as it is (byte-identical);
 otherwise the geometry goes through lvl.with_geometry(...)."""
 from __future__ import annotations
 
+import bpy
 import numpy as np
 
 import wadkit
@@ -55,17 +56,33 @@ def _read(obs, with_corners: bool = True):
     uv = np.zeros(int(l_start[-1]) * 2, np.float32) if with_corners else None
     col = np.ones(int(l_start[-1]) * 4, np.float32) if with_corners else None
     mats = np.empty((len(obs), 4, 4), np.float64)
+    fast = bpy.app.version >= (4, 0, 0)
     for i, (ob, me) in enumerate(zip(obs, me_list)):
         v0, v1, l0, l1 = v_start[i], v_start[i + 1], l_start[i], l_start[i + 1]
         f0, f1 = f_start[i], f_start[i + 1]
-        me.vertices.foreach_get("co", co[3 * v0:3 * v1])
-        me.loops.foreach_get("vertex_index", loops[l0:l1])
-        me.polygons.foreach_get("loop_total", sizes[f0:f1])
-        me.polygons.foreach_get("loop_start", starts[f0:f1])
         mats[i] = ob.matrix_world
+        at = me.attributes
+        if fast:        # Blender 4+: attributes are copied, properties go element-wise
+            at["position"].data.foreach_get("vector", co[3 * v0:3 * v1])
+            if l1 > l0:
+                at[".corner_vert"].data.foreach_get("value", loops[l0:l1])
+        else:
+            me.vertices.foreach_get("co", co[3 * v0:3 * v1])
+            me.loops.foreach_get("vertex_index", loops[l0:l1])
+        if l1 - l0 == 3 * (f1 - f0):
+            # every polygon has >= 3 corners, so these are all triangles
+            sizes[f0:f1] = 3
+            starts[f0:f1] = np.arange(0, 3 * (f1 - f0), 3)
+        else:
+            me.polygons.foreach_get("loop_total", sizes[f0:f1])
+            me.polygons.foreach_get("loop_start", starts[f0:f1])
         if with_corners:
-            if me.uv_layers.active is not None:
-                me.uv_layers.active.data.foreach_get("uv", uv[2 * l0:2 * l1])
+            uvl = me.uv_layers.active
+            if uvl is not None:
+                if fast:
+                    at[uvl.name].data.foreach_get("vector", uv[2 * l0:2 * l1])
+                else:
+                    uvl.data.foreach_get("uv", uv[2 * l0:2 * l1])
             ca = me.color_attributes.get(materials.COLOR_ATTR)
             if ca is not None and ca.domain == "CORNER":     # float or byte colours
                 ca.data.foreach_get("color", col[4 * l0:4 * l1])
