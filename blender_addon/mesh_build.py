@@ -54,15 +54,14 @@ def srgb_to_linear(rgba: np.ndarray) -> np.ndarray:
     as is: what setting `color_srgb` does, without its per-element slow
     path. Values that are multiples of 1/128 (all of ENG's and RC2's) go
     through a table; others through the formula."""
-    c = np.asarray(rgba, np.float32)
-    out = np.empty(c.shape, np.float32)
-    rgb = c[..., :3]
-    k = np.rint(rgb * np.float32(_LUT_SCALE))
-    if np.array_equal(k / np.float32(_LUT_SCALE), rgb) and k.min(initial=0) >= 0 \
-            and k.max(initial=0) < len(_LUT):
-        out[..., :3] = _LUT[k.astype(np.intp)]
-    else:
-        out[..., :3] = _srgb_to_linear_exact(rgb)
+    c = np.ascontiguousarray(rgba, np.float32)
+    s = c * np.float32(_LUT_SCALE)
+    k = np.rint(s)
+    if np.array_equal(k, s) and (k.size == 0 or k.max() < len(_LUT)):
+        out = _LUT[np.maximum(k, 0).astype(np.intp)]
+        out[..., 3] = c[..., 3]
+        return out
+    out = _srgb_to_linear_exact(c)
     out[..., 3] = c[..., 3]
     return out
 
@@ -148,7 +147,7 @@ def build_meshes(names: list[str], a: MeshArrays, materials=None) -> list:
     local_start = (a.face_start[:-1] - corner_start[g_of_face]).astype(np.int32)
     sizes = np.diff(a.face_start).astype(np.int32)
     uv = None if a.uv is None else np.ascontiguousarray(a.uv, np.float32).reshape(-1)
-    cols = [(n, np.ascontiguousarray(srgb_to_linear(np.maximum(c, 0.0))).reshape(-1), w)
+    cols = [(n, np.ascontiguousarray(srgb_to_linear(c)).reshape(-1), w)
             for n, (c, w) in a.colors.items()]
     mat = None if a.material_index is None else np.ascontiguousarray(a.material_index, np.int32)
     ints = [(n, np.ascontiguousarray(v, np.int32)) for n, v in a.face_int.items()]
