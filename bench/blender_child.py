@@ -77,6 +77,18 @@ def timed(fn) -> float:
     return time.perf_counter() - t0
 
 
+def empty_objects(n: int) -> None:
+    """What n objects cost Blender itself, whatever the add-on does: n
+    empty meshes and objects made, linked, and the scene evaluated once
+    (the view-layer update bpy.ops runs after every operator)."""
+    meshes = [bpy.data.meshes.new(f"m{i}") for i in range(n)]
+    coll = bpy.data.collections.new("floor")
+    for i, me in enumerate(meshes):
+        coll.objects.link(bpy.data.objects.new(f"o{i}", me))
+    bpy.context.scene.collection.children.link(coll)
+    bpy.context.view_layer.update()
+
+
 def modified(wad_path: str, workdir: str, collision: bool = True) -> None:
     empty()
     bpy.ops.import_scene.wadkit_eng(filepath=wad_path, import_collision=collision)
@@ -100,7 +112,8 @@ def main(rounds: int, wad_path: str, workdir: str) -> None:
     out_wad = os.path.join(workdir, "out.wad")
     out_obj = os.path.join(workdir, "out.obj")
     res = {k: [] for k in ("import", "import_zone", "obj_import", "export",
-                           "obj_export")}
+                           "obj_export", "empty_objects")}
+    n_tiles = 0
     for _ in range(rounds):
         empty()
         res["obj_import"].append(timed(lambda: bpy.ops.wm.obj_import(filepath=obj)))
@@ -111,10 +124,14 @@ def main(rounds: int, wad_path: str, workdir: str) -> None:
         empty()
         res["import"].append(timed(lambda: bpy.ops.import_scene.wadkit_eng(filepath=wad_path)))
         n_obj = len(bpy.data.objects)
+        n_tiles = sum(1 for o in bpy.data.objects if "wadkit_tile" in o)
         res["obj_export"].append(timed(lambda: bpy.ops.wm.obj_export(filepath=out_obj)))
         res["export"].append(timed(lambda: bpy.ops.export_scene.wadkit_eng(filepath=out_wad)))
+        empty()
+        res["empty_objects"].append(timed(lambda: empty_objects(n_tiles)))
     out = {k: statistics.median(v) for k, v in res.items()}
     out["objects"] = n_obj
+    out["tiles"] = n_tiles
     out["blender"] = bpy.app.version_string
     print(json.dumps(out))
     sys.stdout.flush()

@@ -53,7 +53,8 @@ def _run(exe: str, args: list[str], timeout: float) -> dict:
 
 def skipped(why: str) -> list[Row]:
     return [Row(name, "", "", target=1, kind="max", skipped=why) for name in (
-        "Blender import vs obj_import", "Blender import by zone vs obj_import",
+        "Blender import vs obj_import", "Blender: one empty object per tile vs obj_import",
+        "Blender import by zone vs obj_import",
         "Blender export unchanged vs obj_export", "Blender export modified vs obj_export")]
 
 
@@ -76,6 +77,12 @@ def rows(rounds: int, quick: bool, workdir: str, wad_path: str) -> list[Row]:
             r["import"], r["obj_import"], ratio=r["import"] / r["obj_import"],
             target=1, kind="max",
             note=f"{r['objects']} objects made; {obj_note}").judge(),
+        Row("Blender: one empty object per tile vs obj_import",
+            f"{r['tiles']} empty mesh objects made, linked and evaluated once",
+            "wm.obj_import", r["empty_objects"], r["obj_import"],
+            ratio=r["empty_objects"] / r["obj_import"], kind="report",
+            note="Blender's own cost of the objects a per-tile import must make: "
+                 "the floor of the row above").judge(),
         Row("Blender import by zone vs obj_import", "import_scene.wadkit_eng(merge='ZONE', "
             "no collision, no objects)", "wm.obj_import", r["import_zone"],
             r["obj_import"], ratio=r["import_zone"] / r["obj_import"], target=1,

@@ -38,12 +38,15 @@ def level_collection(context):
                       if found else "no imported ENG level in the scene")
 
 
-def _read(obs, with_corners: bool = True):
+def _read(obs, with_corners: bool = True, ints=()):
     """The meshes of obs read into arrays over all of them, with one
     foreach_get per mesh and property: world positions (V,3) Blender space,
     corner vertices (L,) numbered over all meshes, polygon sizes (F,) and
     starts (F,), and per object its run of polygons (f_start (G+1,)) and
-    corners; uv (L,2) and linear colour (L,4) when with_corners."""
+    corners; uv (L,2) and linear colour (L,4) when with_corners; ints:
+    (attribute name, per object a value for all its faces or None to
+    read the INT face attribute) -> (F,) under that name (0 where a mesh
+    lacks it)."""
     me_list = [ob.data for ob in obs]
     nv = np.array([len(me.vertices) for me in me_list], np.int64)
     nl = np.array([len(me.loops) for me in me_list], np.int64)
@@ -56,6 +59,7 @@ def _read(obs, with_corners: bool = True):
     uv = np.zeros(int(l_start[-1]) * 2, np.float32) if with_corners else None
     col = np.ones(int(l_start[-1]) * 4, np.float32) if with_corners else None
     mats = np.empty((len(obs), 4, 4), np.float64)
+    ints = [(name, fill, np.zeros(int(f_start[-1]), np.int32)) for name, fill in ints]
     fast = bpy.app.version >= (4, 0, 0)
     for i, (ob, me) in enumerate(zip(obs, me_list)):
         v0, v1, l0, l1 = v_start[i], v_start[i + 1], l_start[i], l_start[i + 1]
@@ -76,6 +80,16 @@ def _read(obs, with_corners: bool = True):
         else:
             me.polygons.foreach_get("loop_total", sizes[f0:f1])
             me.polygons.foreach_get("loop_start", starts[f0:f1])
+        for name, fill, out in ints:
+            if fill[i] is not None:
+                out[f0:f1] = fill[i]
+                continue
+            a = at.get(name)
+            if a is not None and f1 > f0:
+                try:
+                    a.data.foreach_get("value", out[f0:f1])
+                except (RuntimeError, TypeError):    # not an INT face attribute
+                    out[f0:f1] = 0
         if with_corners:
             uvl = me.uv_layers.active
             if uvl is not None:
@@ -92,28 +106,11 @@ def _read(obs, with_corners: bool = True):
     world = np.einsum("nij,nj->ni", m[:, :3, :3], co) + m[:, :3, 3]
     g_l = np.repeat(np.arange(len(obs)), nl)
     g_f = np.repeat(np.arange(len(obs)), nf)
-    return {"co": world.astype(np.float32), "loops": loops + v_start[g_l],
+    return {**{name: out for name, _fill, out in ints},
+            "co": world.astype(np.float32), "loops": loops + v_start[g_l],
             "sizes": sizes, "starts": starts + l_start[g_f], "f_start": f_start,
             "nf": nf, "uv": None if uv is None else uv.reshape(-1, 2),
             "color": None if col is None else col.reshape(-1, 4)}
-
-
-def _face_ints(obs, name: str, total: int, fill_from: list[int | None]) -> np.ndarray:
-    """A face attribute over all meshes (fill_from[i] where given: the
-    whole mesh gets that value; a mesh without the attribute gets 0)."""
-    out = np.zeros(total, np.int32)
-    f = 0
-    for ob, value in zip(obs, fill_from):
-        me = ob.data
-        n = len(me.polygons)
-        if value is not None:
-            out[f:f + n] = value
-        else:
-            at = me.attributes.get(name)
-            if at is not None and at.domain == "FACE" and at.data_type == "INT":
-                at.data.foreach_get("value", out[f:f + n])
-        f += n
-    return out
 
 
 def level_objects(collection):
@@ -135,7 +132,9 @@ def gather(collection, linear_color: bool = False):
     obs = level_objects(collection)
     if not obs:
         raise ExportError("the level collection holds no tile objects")
-    r = _read(obs)
+    none = [None] * len(obs)
+    r = _read(obs, ints=[(ATTR_TEXTURE, none),
+                         (ATTR_TILE, [o.get(PROP_TILE) for o in obs])])
     nt = len(r["sizes"])
     if (r["sizes"] != 3).any():
         bad = obs[int(np.searchsorted(r["f_start"], np.flatnonzero(r["sizes"] != 3)[0],
@@ -144,9 +143,7 @@ def gather(collection, linear_color: bool = False):
                           "(triangulate the mesh)")
     corner = (r["starts"][:, None] + np.arange(3)).reshape(-1)
     tri = r["loops"][corner].reshape(-1, 3)
-    texture = _face_ints(obs, ATTR_TEXTURE, nt, [None] * len(obs))
-    tile = _face_ints(obs, ATTR_TILE, nt,
-                      [int(o[PROP_TILE]) if PROP_TILE in o else None for o in obs])
+    texture, tile = r[ATTR_TEXTURE], r[ATTR_TILE]
     owner = np.repeat(np.arange(len(obs)), r["nf"])
     order = None
     if nt and (np.diff(tile) < 0).any():
@@ -190,7 +187,7 @@ def gather_collision(collection):
                  key=lambda o: o[PROP_COLLISION_ZONE])
     if not obs:
         return None
-    r = _read(obs, with_corners=False)
+    r = _read(obs, with_corners=False, ints=[("wadkit_material", [None] * len(obs))])
     sizes, starts = r["sizes"], r["starts"]
     npoly = len(sizes)
     g_f = np.repeat(np.arange(len(obs)), r["nf"])
@@ -207,7 +204,7 @@ def gather_collision(collection):
     for k in range(4):
         has = sizes > k
         p4[has, k] = r["loops"][starts[has] + k]
-    mat = _face_ints(obs, "wadkit_material", npoly, [None] * len(obs))
+    mat = r["wadkit_material"]
     return convert.snap(convert.to_file(r["co"])), p4, mat.astype(np.uint8)
 
 
