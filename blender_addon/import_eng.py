@@ -323,18 +323,41 @@ _COLL_KEYS = ("n_corners", "type", "group", "material")
 def _model_collision(lvl, model_ids):
     """The decoded collision records of the given models, concatenated:
     dict of arrays over all their polygons (corners (P,4,3) tile-local file
-    space ...) and p_start (M+1,) each model's run."""
+    space ...) and p_start (M+1,) each model's run. One decode call for all
+    (records decode independently; the group of each record comes from its
+    model's three counts)."""
     models = lvl.models
-    parts = [models[int(m)].collision for m in model_ids]
-    counts = [len(c["n_corners"]) for c in parts]
+    parts = [models[int(m)] for m in model_ids]
+    groups = np.array([tuple(getattr(m, "collision_groups", (0, 0, 0))) for m in parts],
+                      np.int64).reshape(-1, 3)
+    raws = [bytes(getattr(m, "collision_raw", b"")) for m in parts]
+    counts = np.array([len(r) // 32 for r in raws], np.int64)
     p_start = np.zeros(len(parts) + 1, np.int64)
     np.cumsum(counts, out=p_start[1:])
-    out = {"corners": np.concatenate(
-        [np.asarray(c["corners"], np.float32).reshape(-1, 4, 3) for c in parts])
-        if parts else np.zeros((0, 4, 3), np.float32)}
+    if not hasattr(parts[0] if parts else None, "collision_raw") or \
+            (groups.sum(axis=1) != counts).any():
+        return _model_collision_each(parts)
+    from wadkit._eng_floor import decode_collision
+    c = decode_collision(b"".join(raws), space=getattr(parts[0], "space", "file"))
+    out = {"corners": np.asarray(c["corners"], np.float32).reshape(-1, 4, 3)}
     for k in _COLL_KEYS:
-        out[k] = np.concatenate([np.asarray(c[k], np.int64) for c in parts]) \
-            if parts else np.zeros(0, np.int64)
+        out[k] = np.asarray(c[k], np.int64)
+    out["group"] = np.repeat(np.tile(np.arange(3), len(parts)), groups.reshape(-1))
+    return out, p_start
+
+
+def _model_collision_each(parts):
+    """_model_collision through each model's own .collision."""
+    cs = [m.collision for m in parts]
+    counts = [len(c["n_corners"]) for c in cs]
+    p_start = np.zeros(len(cs) + 1, np.int64)
+    np.cumsum(counts, out=p_start[1:])
+    out = {"corners": np.concatenate(
+        [np.asarray(c["corners"], np.float32).reshape(-1, 4, 3) for c in cs])
+        if cs else np.zeros((0, 4, 3), np.float32)}
+    for k in _COLL_KEYS:
+        out[k] = np.concatenate([np.asarray(c[k], np.int64) for c in cs]) \
+            if cs else np.zeros(0, np.int64)
     return out, p_start
 
 

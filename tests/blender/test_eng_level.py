@@ -154,5 +154,15 @@ def test_realistic_level_counts_and_time(scene, realistic):
     assert sum(len(o.data.polygons) for o in coll_obs) == n_coll
     zones = np.asarray(lvl.zones.grid)[tuple(np.asarray(lvl.tiles.cell_xz)[:, ::-1].T)]
     assert len(coll_obs) == len(np.unique(zones))
+    # type, group and material per face as each model's own decode has them
+    # (the import decodes all models' records in one call)
+    for ob in list(coll_obs)[:4]:
+        me = ob.data
+        tile, poly = face_ints(me, "wadkit_tile"), face_ints(me, "wadkit_polygon")
+        for name in ("group", "type", "material"):
+            got = face_ints(me, "wadkit_" + name)
+            want = [int(lvl.models[int(lvl.tiles.model[t])].collision[name][p])
+                    for t, p in zip(tile, poly)]
+            assert got.tolist() == want, name
     print(f"\nimport of {len(tri)} triangles / {len(tiles)} tiles: {seconds:.2f} s")
     assert seconds < 30
