@@ -185,12 +185,20 @@ def _import(context, lvl, created, name, collision, objects, vertex_colors, merg
         gkey = zone_of_tile[np.clip(tile_of[faces], 0, len(zone_of_tile) - 1)]
     else:
         gkey = tile_of[faces]
-    if len(gkey) and (np.diff(gkey) < 0).any():
+    reordered = bool(len(gkey) and (np.diff(gkey) < 0).any())
+    if reordered:
         order = sort_stable(gkey)
         faces, gkey = faces[order], gkey[order]
     gvals, gi, f_start = _runs(gkey)
     ng, nf = len(gvals), len(faces)
-    corners = tri_all[faces].reshape(-1)
+    # every face kept, in file order: the arrays are used as they are
+    identity = nf == len(tri_all) and not reordered
+
+    def per_face(a, dtype):
+        a = np.asarray(a, dtype)
+        return a if identity else a[faces]
+
+    corners = per_face(tri_all, np.int64).reshape(-1)
     src, corner_vert, v_start = _vertex_runs(corners, np.repeat(gi, 3),
                                              len(wm["positions"]), ng)
     pos = convert.to_blender(np.asarray(wm["positions"], np.float32)[src])
@@ -205,22 +213,24 @@ def _import(context, lvl, created, name, collision, objects, vertex_colors, merg
     prog.update(1)
 
     arr = MeshArrays(pos, v_start, corner_vert, np.arange(0, 3 * nf + 1, 3), f_start)
-    uv = np.array(np.asarray(wm["uv"], np.float32)[faces], copy=True).reshape(-1, 2)
+    uv = np.array(per_face(wm["uv"], np.float32), copy=True).reshape(-1, 2)
     uv[:, 1] = 1.0 - uv[:, 1]
     arr.uv = uv
     if vertex_colors:
         arr.colors[materials.COLOR_ATTR] = (
-            np.asarray(wm["color"], np.float32)[faces].reshape(-1, 4), None)
+            per_face(wm["color"], np.float32).reshape(-1, 4), None)
+    if vertex_colors and merge != "ZONE":
+        # the second colour set, on the tiles that have one
         two = sets[np.clip(tile_of[faces], 0, max(0, ntiles - 1))] >= 2 if ntiles \
             else np.zeros(nf, bool)
         has2 = np.bincount(gi, weights=two, minlength=ng) > 0
         if has2.any():
             c2 = lvl.world_mesh(space="file", color_set=1)["color"]
             arr.colors[materials.COLOR2_ATTR] = (
-                np.asarray(c2, np.float32)[faces].reshape(-1, 4), has2)
-    texture = np.asarray(wm["texture"], np.int64)[faces]
+                per_face(c2, np.float32).reshape(-1, 4), has2)
+    texture = per_face(wm["texture"], np.int64)
     arr.face_int = {ATTR_TEXTURE: texture,
-                    ATTR_FLAGS: np.asarray(wm["face_flags"], np.int64)[faces]}
+                    ATTR_FLAGS: per_face(wm["face_flags"], np.int64)}
     if merge == "ZONE":
         arr.face_int[ATTR_TILE] = tile_of[faces]
     # every texture index used -> a material (made once)
