@@ -38,7 +38,19 @@ def level_collection(context):
                       if found else "no imported ENG level in the scene")
 
 
-def _read(obs, with_corners: bool = True, ints=()):
+def _matrices(pool, obs) -> np.ndarray:
+    """(len(obs),4,4) world matrices of obs, all objects of the bpy
+    collection `pool`, read in one foreach_get (Blender stores them column
+    by column)."""
+    n = len(pool)
+    flat = np.empty(n * 16, np.float32)
+    pool.foreach_get("matrix_world", flat)
+    where = {ob.as_pointer(): k for k, ob in enumerate(pool)}
+    idx = np.array([where[ob.as_pointer()] for ob in obs], np.int64)
+    return flat.reshape(n, 4, 4).transpose(0, 2, 1)[idx].astype(np.float64)
+
+
+def _read(obs, with_corners: bool = True, ints=(), matrices=None):
     """The meshes of obs read into arrays over all of them, with one
     foreach_get per mesh and property: world positions (V,3) Blender space,
     corner vertices (L,) numbered over all meshes, polygon sizes (F,) and
@@ -58,13 +70,14 @@ def _read(obs, with_corners: bool = True, ints=()):
     starts = np.empty(int(f_start[-1]), np.int32)
     uv = np.zeros(int(l_start[-1]) * 2, np.float32) if with_corners else None
     col = np.ones(int(l_start[-1]) * 4, np.float32) if with_corners else None
-    mats = np.empty((len(obs), 4, 4), np.float64)
+    mats = matrices if matrices is not None else np.empty((len(obs), 4, 4), np.float64)
     ints = [(name, fill, np.zeros(int(f_start[-1]), np.int32)) for name, fill in ints]
     fast = bpy.app.version >= (4, 0, 0)
     for i, (ob, me) in enumerate(zip(obs, me_list)):
         v0, v1, l0, l1 = v_start[i], v_start[i + 1], l_start[i], l_start[i + 1]
         f0, f1 = f_start[i], f_start[i + 1]
-        mats[i] = ob.matrix_world
+        if matrices is None:
+            mats[i] = ob.matrix_world
         at = me.attributes
         if fast:        # Blender 4+: attributes are copied, properties go element-wise
             at["position"].data.foreach_get("vector", co[3 * v0:3 * v1])
@@ -134,7 +147,8 @@ def gather(collection, linear_color: bool = False):
         raise ExportError("the level collection holds no tile objects")
     none = [None] * len(obs)
     r = _read(obs, ints=[(ATTR_TEXTURE, none),
-                         (ATTR_TILE, [o.get(PROP_TILE) for o in obs])])
+                         (ATTR_TILE, [o.get(PROP_TILE) for o in obs])],
+              matrices=_matrices(collection.objects, obs))
     nt = len(r["sizes"])
     if (r["sizes"] != 3).any():
         bad = obs[int(np.searchsorted(r["f_start"], np.flatnonzero(r["sizes"] != 3)[0],
@@ -187,7 +201,8 @@ def gather_collision(collection):
                  key=lambda o: o[PROP_COLLISION_ZONE])
     if not obs:
         return None
-    r = _read(obs, with_corners=False, ints=[("wadkit_material", [None] * len(obs))])
+    r = _read(obs, with_corners=False, ints=[("wadkit_material", [None] * len(obs))],
+              matrices=_matrices(collection.all_objects, obs))
     sizes, starts = r["sizes"], r["starts"]
     npoly = len(sizes)
     g_f = np.repeat(np.arange(len(obs)), r["nf"])
