@@ -4,7 +4,6 @@ lvl.objects); never
 bytes. All data is built first and linked to the scene at the end."""
 from __future__ import annotations
 
-import math
 import os
 
 import bpy

@@ -29,17 +29,22 @@ class IMPORT_SCENE_OT_wadkit_eng(bpy.types.Operator, ImportHelper):
                                 description="Vertex colour attributes, multiplied in the materials")
     merge: EnumProperty(name="Objects per", default="TILE", items=(
         ("TILE", "Tile", "One object per tile, placed by the tile transform"),
-        ("ZONE", "Zone", "One object per zone (not exportable)")))
+        ("ZONE", "Zone", "One object per zone (world space; the tile of each face "
+                         "kept as a face attribute, so it exports too)")))
 
     def execute(self, context):
         from .import_eng import import_eng
         try:
             lvl = wadkit.eng.open(self.filepath)
+            notes = []
             coll = import_eng(context, lvl, collision=self.import_collision,
                               objects=self.import_objects,
-                              vertex_colors=self.vertex_colors, merge=self.merge)
+                              vertex_colors=self.vertex_colors, merge=self.merge,
+                              notes=notes)
         except (wadkit.WadError, OSError) as e:
             return _fail(self, e)
+        for note in notes:
+            self.report({"WARNING"}, note)
         self.report({"INFO"}, f"imported {coll.name}: {len(coll.all_objects)} objects")
         return {"FINISHED"}
 
