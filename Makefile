@@ -26,7 +26,7 @@ build: deps
 	$(VPY) setup.py -q build_ext --inplace
 
 # The README's test command: the suite, then the suite again under ASan+UBSan.
-test: test-plain sanitize
+test: test-plain sanitize fuzz-smoke
 
 # pytest exits 5 when it collected nothing: that is a failure here.
 test-plain: build
@@ -58,3 +58,5 @@ wheel: deps
 
 clean:
 	rm -rf build wadkit/*.so
+
+include fuzz/fuzz.mk
