@@ -11,6 +11,9 @@ import os
 from typing import NamedTuple
 
 from . import _core
+from ._eng_geom import GeometryMixin, ImportMixin
+from . import _eng_text
+from ._eng_floor import FloorMixin
 
 
 class Chunk(NamedTuple):
@@ -19,7 +22,7 @@ class Chunk(NamedTuple):
     size: int     # payload size in bytes (without the header)
 
 
-class Level:
+class Level(GeometryMixin, ImportMixin, FloorMixin):
     """An ENG level WAD. Holds the file mapped; edits are kept until save()."""
 
     def __init__(self, wad: _core.EngWad, path: str | None = None):
@@ -84,6 +87,59 @@ class Level:
                        for name, off, size, field in self._raw],
             "warnings": self.warnings,
         }
+
+    # --- TEXT: textures (wadkit/_eng_text.py, docs/formats/eng.md "TEXT") ---
+    _text: _eng_text.Textures | None = None
+    _text_src: object = None
+
+    def _textures(self) -> _eng_text.Textures:
+        """The parsed TEXT chunk (parsed again if the chunk was replaced)."""
+        i = self._index("TEXT")
+        src = self._replaced.get(i)
+        if self._text is None or self._text_src is not src:
+            self._text = _eng_text.Textures(self.chunk("TEXT"),
+                                            self.chunks[i].offset + 8)
+            self._text_src = src
+        return self._text
+
+    @property
+    def pages(self) -> list[_eng_text.Page]:
+        """Texture pages: .rgba (H, W, 4) uint8, .kind 'pal8'|'rgb16'|'rle16',
+        .flags, .width, .height, .palette (pal8 only)."""
+        return self._textures().pages
+
+    @property
+    def palettes(self) -> list[_eng_text.Palette]:
+        """[(index field, (n, 4) uint8 RGBA, (n,) uint8 extra bytes)]."""
+        return self._textures().palettes
+
+    @property
+    def texture_table_raw(self) -> bytes:
+        """The texture table as stored: n × 8 bytes."""
+        return self._textures().core.table_raw
+
+    @property
+    def textures(self) -> dict:
+        """The texture table as a dict of NumPy arrays, one row per entry:
+        flags u16, page i8, palette i8 (byte 3), uv (n, 4) u8 = u0 v0 u1 v1
+        as stored, rect (n, 4) f32 = U0 V0 U1 V1 in 0..1, flat bool, color
+        (n, 3) u8 (R, G, B of flat entries, else 0), blend u8 (bits 12-14),
+        mode2 u8 (bits 8-10)."""
+        return self._textures().core.textures()
+
+    @property
+    def texture_effects(self) -> list[dict] | None:
+        """The animated-texture records after the table ({texture, type,
+        params, frames}), or None when they do not decode (kept as bytes)."""
+        return self._textures().core.effects
+
+    def set_page_rgba(self, i: int, rgba) -> None:
+        """Replace page i's pixels ((H, W, 4) uint8), encoded in the page's
+        own kind; written by save(). Raises wadkit.LimitError when an 8-bit
+        page cannot be re-quantised to its one palette."""
+        tex = self._textures()
+        self.replace_chunk("TEXT", tex.set_page_rgba(i, rgba))
+        self._text_src = self._replaced[self._index("TEXT")]
 
 
 def open(path: str | os.PathLike) -> Level:

@@ -58,7 +58,13 @@ wk_exec (PyObject *module)
   Py_XDECREF (glib);
   if (rc < 0)
     return -1;
-  return wk_eng_wad_register (module, st);
+  if (wk_eng_wad_register (module, st) < 0)
+    return -1;
+  if (wk_eng_geom_register (module, st) < 0)
+    return -1;
+  if (wk_eng_text_register (module, st) < 0)
+    return -1;
+  return wk_eng_floor_register (module, st);
 }
 
 static int
@@ -70,6 +76,9 @@ wk_traverse (PyObject *module, visitproc visit, void *arg)
   Py_VISIT (st->LimitError);
   Py_VISIT (st->WadWarning);
   Py_VISIT (st->EngWadType);
+  Py_VISIT (st->EngGeomType);
+  Py_VISIT (st->EngTextType);
+  Py_VISIT (st->EngFloorWorldType);
   return 0;
 }
 
@@ -82,6 +91,9 @@ wk_clear (PyObject *module)
   Py_CLEAR (st->LimitError);
   Py_CLEAR (st->WadWarning);
   Py_CLEAR (st->EngWadType);
+  Py_CLEAR (st->EngGeomType);
+  Py_CLEAR (st->EngTextType);
+  Py_CLEAR (st->EngFloorWorldType);
   return 0;
 }
 

@@ -11,6 +11,9 @@ typedef struct {
   PyObject *LimitError;  /* (WadError, ValueError): a write the game can't load */
   PyObject *WadWarning;  /* (UserWarning): tolerated oddities in a file */
   PyObject *EngWadType;
+  PyObject *EngGeomType;
+  PyObject *EngTextType;
+  PyObject *EngFloorWorldType;
 } WkModState;
 
 extern PyModuleDef wk_module_def;
@@ -30,3 +33,6 @@ int wk_fs_path (PyObject *obj, PyObject **out);
 
 /* Per-area registration, called from the exec slot. */
 int wk_eng_wad_register (PyObject *module, WkModState *st);
+int wk_eng_geom_register (PyObject *module, WkModState *st);
+int wk_eng_text_register (PyObject *module, WkModState *st);
+int wk_eng_floor_register (PyObject *module, WkModState *st);

@@ -1,0 +1,56 @@
+/* ENG STPC chunk: object ("strat") models, skeletal animations, then data
+ * the geometry code keeps opaque (the WFPC&0x100 block and strat scripts).
+ * Spec: eng-level-geometry.md §6.
+ *
+ * u32 n1; n1 × (0x8c header + data); u32 n2; n2 × animation; rest.
+ * Animation: 32-byte header {+0 nA, +4 ptr, +8 nFrames, +0xc flag,
+ * +0x10 nDelta, +0x14 ptr, +0x18 nBones, +0x1c ptr}, then nA×4 bytes,
+ * nFrames×8 bytes when flag is 0, then per frame the deltas (frame 0:
+ * nDelta×8 bytes, later frames nDelta×2 rounded up to 4) and nBones 4×4
+ * f32 matrices. The Croc 2 layout (public project) has two more arrays of
+ * nFrames zero words before the frames (the first only when nDelta != 0);
+ * both layouts are read, the one that fits is reported. */
+#pragma once
+#include <glib.h>
+
+#include "eng_model.h"
+
+G_BEGIN_DECLS
+
+typedef enum {
+  WK_ENG_ANIM_LAYOUT_SPEC = 0,  /* as our spec lists it */
+  WK_ENG_ANIM_LAYOUT_CROC2 = 1, /* with the two nFrames-word arrays */
+} WkEngAnimLayout;
+
+typedef struct {
+  gsize offset;          /* of the 32-byte header, within the payload */
+  gsize size;            /* header + data */
+  guint32 n_a, n_frames, flag, n_delta, n_bones;
+  gsize a_off;           /* nA × u32 */
+  gsize frame_words_off; /* nFrames × 8 bytes, or 0 when flag != 0 */
+  gsize frames_off;      /* first frame */
+} WkEngAnim;
+
+typedef struct {
+  GPtrArray *models;     /* WkEngModel (stpc), owning */
+  GArray *anims;         /* WkEngAnim */
+  WkEngAnimLayout layout;
+  GBytes *payload;       /* copy of the parsed payload */
+  gsize anims_start;     /* offset of u32 n2 */
+  gsize anims_end;       /* end of the last animation = start of the rest */
+  gint64 base;
+} WkEngStpc;
+
+WkEngStpc *wk_eng_stpc_parse (const guint8 *data, gsize size, gint64 base,
+                              GError **error);
+void wk_eng_stpc_free (WkEngStpc *s);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (WkEngStpc, wk_eng_stpc_free)
+
+/* The deltas of frame f start at this offset; the matrices follow them. */
+gsize wk_eng_anim_frame_offset (const WkEngAnim *a, guint32 f);
+gsize wk_eng_anim_delta_size (const WkEngAnim *a, guint32 f);
+
+/* Models rebuilt from their fields; animations and the rest kept exact. */
+GBytes *wk_eng_stpc_build (const WkEngStpc *s, GError **error);
+
+G_END_DECLS

@@ -1,0 +1,394 @@
+/* wadkit._core.EngText: the ENG TEXT chunk (palettes, pages, texture table)
+ * exposed to Python; decoders write into arrays allocated here. One object
+ * must not be used from several threads while set_page_rgba runs. */
+#include "module.h"
+
+#include "wk_numpy.h"
+
+#include "../core/eng/eng_text.h"
+
+typedef struct {
+  PyObject_HEAD
+  WkEngText *text;
+} EngTextObject;
+
+static const char *const kind_names[] = { "pal8", "rgb16", "rle16" };
+
+static PyObject *
+eng_text_new (PyTypeObject *type, PyObject *args, PyObject *kwds)
+{
+  static char *kwlist[] = { "payload", "base_offset", NULL };
+  Py_buffer view;
+  long long base = 0;
+  if (!PyArg_ParseTupleAndKeywords (args, kwds, "y*|L:EngText", kwlist, &view,
+                                    &base))
+    return NULL;
+  WkModState *st = wk_state_from_type (type);
+  if (st == NULL)
+    {
+      PyBuffer_Release (&view);
+      return NULL;
+    }
+  GError *error = NULL;
+  WkEngText *text;
+  Py_BEGIN_ALLOW_THREADS
+  text = wk_eng_text_parse (view.buf, (gsize) view.len, base, &error);
+  Py_END_ALLOW_THREADS
+  PyBuffer_Release (&view);
+  if (text == NULL)
+    return wk_raise (st, error);
+  EngTextObject *self = (EngTextObject *) type->tp_alloc (type, 0);
+  if (self == NULL)
+    {
+      wk_eng_text_free (text);
+      return NULL;
+    }
+  self->text = text;
+  return (PyObject *) self;
+}
+
+static void
+eng_text_dealloc (EngTextObject *self)
+{
+  PyTypeObject *tp = Py_TYPE (self);
+  g_clear_pointer (&self->text, wk_eng_text_free);
+  tp->tp_free ((PyObject *) self);
+  Py_DECREF (tp);
+}
+
+static int
+page_index (EngTextObject *self, Py_ssize_t i)
+{
+  if (i < 0 || (gsize) i >= self->text->pages->len)
+    {
+      PyErr_Format (PyExc_IndexError, "no page %zd (the TEXT has %u)", i,
+                    self->text->pages->len);
+      return -1;
+    }
+  return 0;
+}
+
+static PyObject *
+eng_text_pages (EngTextObject *self, void *closure)
+{
+  GArray *pages = self->text->pages;
+  PyObject *list = PyList_New (pages->len);
+  for (guint i = 0; list && i < pages->len; i++)
+    {
+      const WkEngPage *pg = &g_array_index (pages, WkEngPage, i);
+      PyObject *t = Py_BuildValue ("(skIIiOO)", kind_names[pg->kind],
+                                   (unsigned long) pg->flags, pg->width,
+                                   pg->height, pg->palette,
+                                   pg->palette_shared ? Py_True : Py_False,
+                                   pg->replaced ? Py_True : Py_False);
+      if (t == NULL)
+        Py_CLEAR (list);
+      else
+        PyList_SET_ITEM (list, i, t);
+    }
+  return list;
+}
+
+static PyObject *
+eng_text_page_rgba (EngTextObject *self, PyObject *arg)
+{
+  Py_ssize_t i = PyLong_AsSsize_t (arg);
+  if ((i == -1 && PyErr_Occurred ()) || page_index (self, i) < 0)
+    return NULL;
+  WkModState *st = wk_state_from_type (Py_TYPE (self));
+  const WkEngPage *pg = &g_array_index (self->text->pages, WkEngPage, i);
+  npy_intp dims[3] = { pg->height, pg->width, 4 };
+  PyObject *arr = PyArray_SimpleNew (3, dims, NPY_UINT8);
+  if (st == NULL || arr == NULL)
+    {
+      Py_XDECREF (arr);
+      return NULL;
+    }
+  guint8 *out = PyArray_DATA ((PyArrayObject *) arr);
+  GError *error = NULL;
+  gboolean ok;
+  Py_BEGIN_ALLOW_THREADS
+  ok = wk_eng_text_page_rgba (self->text, (guint) i, out, &error);
+  Py_END_ALLOW_THREADS
+  if (!ok)
+    {
+      Py_DECREF (arr);
+      return wk_raise (st, error);
+    }
+  return arr;
+}
+
+static PyObject *
+eng_text_set_page_rgba (EngTextObject *self, PyObject *args)
+{
+  Py_ssize_t i;
+  PyObject *obj;
+  if (!PyArg_ParseTuple (args, "nO:set_page_rgba", &i, &obj) || page_index (self, i) < 0)
+    return NULL;
+  WkModState *st = wk_state_from_type (Py_TYPE (self));
+  if (st == NULL)
+    return NULL;
+  const WkEngPage *pg = &g_array_index (self->text->pages, WkEngPage, i);
+  if (!PyArray_Check (obj) || PyArray_TYPE ((PyArrayObject *) obj) != NPY_UINT8
+      || PyArray_NDIM ((PyArrayObject *) obj) != 3
+      || PyArray_DIM ((PyArrayObject *) obj, 0) != (npy_intp) pg->height
+      || PyArray_DIM ((PyArrayObject *) obj, 1) != (npy_intp) pg->width
+      || PyArray_DIM ((PyArrayObject *) obj, 2) != 4)
+    {
+      PyErr_Format (PyExc_ValueError, "page %zd needs a uint8 array of shape "
+                    "(%u, %u, 4)", i, pg->height, pg->width);
+      return NULL;
+    }
+  PyArrayObject *arr = PyArray_GETCONTIGUOUS ((PyArrayObject *) obj);
+  if (arr == NULL)
+    return NULL;
+  const guint8 *rgba = PyArray_DATA (arr);
+  GError *error = NULL;
+  gboolean ok;
+  Py_BEGIN_ALLOW_THREADS
+  ok = wk_eng_text_set_page_rgba (self->text, (guint) i, rgba, &error);
+  Py_END_ALLOW_THREADS
+  Py_DECREF (arr);
+  if (!ok)
+    return wk_raise (st, error);
+  Py_RETURN_NONE;
+}
+
+static PyObject *
+eng_text_palettes (EngTextObject *self, void *closure)
+{
+  GArray *pals = self->text->palettes;
+  PyObject *list = PyList_New (pals->len);
+  for (guint i = 0; list && i < pals->len; i++)
+    {
+      const WkEngPalette *p = &g_array_index (pals, WkEngPalette, i);
+      npy_intp dims[2] = { p->count, 4 };
+      PyObject *rgba = PyArray_SimpleNew (2, dims, NPY_UINT8);
+      PyObject *extra = PyArray_SimpleNew (1, dims, NPY_UINT8);
+      PyObject *t = NULL;
+      if (rgba && extra)
+        {
+          wk_eng_text_palette_rgba (self->text, i, PyArray_DATA ((PyArrayObject *) rgba));
+          memcpy (PyArray_DATA ((PyArrayObject *) extra), p->extra, p->count);
+          t = Py_BuildValue ("(kOO)", (unsigned long) p->index, rgba, extra);
+        }
+      Py_XDECREF (rgba);
+      Py_XDECREF (extra);
+      if (t == NULL)
+        Py_CLEAR (list);
+      else
+        PyList_SET_ITEM (list, i, t);
+    }
+  return list;
+}
+
+static PyObject *
+eng_text_table_raw (EngTextObject *self, void *closure)
+{
+  const guint8 *data = g_bytes_get_data (self->text->payload, NULL);
+  return PyBytes_FromStringAndSize ((const char *) data + self->text->table_offset,
+                                    (Py_ssize_t) (self->text->tail_offset
+                                                  - self->text->table_offset));
+}
+
+static PyObject *
+eng_text_tail_raw (EngTextObject *self, void *closure)
+{
+  gsize size;
+  const guint8 *data = g_bytes_get_data (self->text->payload, &size);
+  return PyBytes_FromStringAndSize ((const char *) data + self->text->tail_offset,
+                                    (Py_ssize_t) (size - self->text->tail_offset));
+}
+
+/* Add a new array of shape dims to dict under name; returns its data. */
+static void *
+dict_array (PyObject *dict, const char *name, int nd, npy_intp *dims, int type)
+{
+  PyObject *arr = PyArray_SimpleNew (nd, dims, type);
+  if (arr == NULL)
+    return NULL;
+  int rc = PyDict_SetItemString (dict, name, arr);
+  Py_DECREF (arr);
+  return rc < 0 ? NULL : PyArray_DATA ((PyArrayObject *) arr);
+}
+
+static PyObject *
+eng_text_textures (EngTextObject *self, PyObject *unused)
+{
+  GArray *entries = self->text->entries;
+  npy_intp n = entries->len, d4[2] = { n, 4 }, d3[2] = { n, 3 };
+  PyObject *dict = PyDict_New ();
+  if (dict == NULL)
+    return NULL;
+  guint16 *flags = dict_array (dict, "flags", 1, &n, NPY_UINT16);
+  gint8 *page = flags ? dict_array (dict, "page", 1, &n, NPY_INT8) : NULL;
+  gint8 *palette = page ? dict_array (dict, "palette", 1, &n, NPY_INT8) : NULL;
+  guint8 *uv = palette ? dict_array (dict, "uv", 2, d4, NPY_UINT8) : NULL;
+  float *rect = uv ? dict_array (dict, "rect", 2, d4, NPY_FLOAT32) : NULL;
+  npy_bool *flat = rect ? dict_array (dict, "flat", 1, &n, NPY_BOOL) : NULL;
+  guint8 *color = flat ? dict_array (dict, "color", 2, d3, NPY_UINT8) : NULL;
+  guint8 *blend = color ? dict_array (dict, "blend", 1, &n, NPY_UINT8) : NULL;
+  guint8 *mode2 = blend ? dict_array (dict, "mode2", 1, &n, NPY_UINT8) : NULL;
+  if (mode2 == NULL)
+    {
+      Py_DECREF (dict);
+      return NULL;
+    }
+  for (npy_intp j = 0; j < n; j++)
+    {
+      const WkEngTexEntry *e = &g_array_index (entries, WkEngTexEntry, j);
+      flags[j] = e->flags;
+      page[j] = e->page;
+      palette[j] = e->page2;
+      uv[4 * j] = e->u0;
+      uv[4 * j + 1] = e->v0;
+      uv[4 * j + 2] = e->u1;
+      uv[4 * j + 3] = e->v1;
+      wk_eng_tex_uv_rect (e, rect + 4 * j);
+      flat[j] = wk_eng_tex_flat_rgb (e, color + 3 * j);
+      if (!flat[j])
+        memset (color + 3 * j, 0, 3);
+      blend[j] = (guint8) WK_ENG_TEX_BLEND (e->flags);
+      mode2[j] = (guint8) WK_ENG_TEX_MODE2 (e->flags);
+    }
+  return dict;
+}
+
+static PyObject *
+effect_dict (const WkEngTexEffect *e)
+{
+  PyObject *params = PyTuple_New (e->n_params);
+  PyObject *frames = PyList_New (e->frames ? e->frames->len : 0);
+  PyObject *d = NULL;
+  for (guint k = 0; params && k < e->n_params; k++)
+    PyTuple_SET_ITEM (params, k, PyLong_FromLong (e->params[k]));
+  for (guint k = 0; frames && e->frames && k < e->frames->len; k++)
+    PyList_SET_ITEM (frames, k, PyLong_FromLong (g_array_index (e->frames, guint16, k)));
+  if (params && frames)
+    d = Py_BuildValue ("{s:I,s:I,s:O,s:O}", "texture", (unsigned) e->texture,
+                       "type", (unsigned) e->type, "params", params,
+                       "frames", frames);
+  Py_XDECREF (params);
+  Py_XDECREF (frames);
+  return d;
+}
+
+static PyObject *
+eng_text_effects (EngTextObject *self, void *closure)
+{
+  GArray *fx = self->text->effects;
+  if (fx == NULL)
+    Py_RETURN_NONE;
+  PyObject *list = PyList_New (fx->len);
+  for (guint i = 0; list && i < fx->len; i++)
+    {
+      PyObject *d = effect_dict (&g_array_index (fx, WkEngTexEffect, i));
+      if (d == NULL)
+        Py_CLEAR (list);
+      else
+        PyList_SET_ITEM (list, i, d);
+    }
+  return list;
+}
+
+static PyObject *
+eng_text_effects_note (EngTextObject *self, void *closure)
+{
+  if (self->text->effects_note == NULL)
+    Py_RETURN_NONE;
+  return PyUnicode_FromString (self->text->effects_note);
+}
+
+static PyObject *
+eng_text_build (EngTextObject *self, PyObject *unused)
+{
+  GBytes *out;
+  Py_BEGIN_ALLOW_THREADS
+  out = wk_eng_text_build (self->text);
+  Py_END_ALLOW_THREADS
+  gsize size;
+  const void *data = g_bytes_get_data (out, &size);
+  PyObject *result = PyBytes_FromStringAndSize (data, (Py_ssize_t) size);
+  g_bytes_unref (out);
+  return result;
+}
+
+/* eng_face_uvs(rect, face_flags) -> (3, 2) float32: the renderer's UV
+ * corner rules (eng_uv.c), for callers that need them one face at a time. */
+static PyObject *
+eng_face_uvs (PyObject *module, PyObject *args)
+{
+  float rect[4];
+  unsigned int flags;
+  if (!PyArg_ParseTuple (args, "(ffff)I:eng_face_uvs", &rect[0], &rect[1],
+                         &rect[2], &rect[3], &flags))
+    return NULL;
+  npy_intp dims[2] = { 3, 2 };
+  PyObject *arr = PyArray_SimpleNew (2, dims, NPY_FLOAT32);
+  if (arr == NULL)
+    return NULL;
+  wk_eng_face_uvs (rect, (guint16) flags, PyArray_DATA ((PyArrayObject *) arr));
+  return arr;
+}
+
+static PyGetSetDef eng_text_getset[] = {
+  { "pages", (getter) eng_text_pages, NULL,
+    "[(kind, flags, width, height, palette, palette_shared, replaced)]", NULL },
+  { "palettes", (getter) eng_text_palettes, NULL,
+    "[(index field, (n, 4) uint8 RGBA, (n,) uint8 extra bytes)]", NULL },
+  { "table_raw", (getter) eng_text_table_raw, NULL,
+    "the texture table as stored (n × 8 bytes)", NULL },
+  { "tail_raw", (getter) eng_text_tail_raw, NULL,
+    "the bytes after the texture table (the effect list)", NULL },
+  { "effects", (getter) eng_text_effects, NULL,
+    "decoded effect records, or None when the tail does not decode", NULL },
+  { "effects_note", (getter) eng_text_effects_note, NULL,
+    "why effects is None (or None)", NULL },
+  { NULL },
+};
+
+static PyMethodDef eng_text_methods[] = {
+  { "page_rgba", (PyCFunction) eng_text_page_rgba, METH_O,
+    "page_rgba(i) -> (height, width, 4) uint8" },
+  { "set_page_rgba", (PyCFunction) eng_text_set_page_rgba, METH_VARARGS,
+    "set_page_rgba(i, rgba): re-encode page i in its own kind" },
+  { "textures", (PyCFunction) eng_text_textures, METH_NOARGS,
+    "textures() -> dict of arrays, one row per texture-table entry" },
+  { "build", (PyCFunction) eng_text_build, METH_NOARGS,
+    "build() -> bytes: the TEXT payload (identical when nothing changed)" },
+  { NULL },
+};
+
+static PyMethodDef eng_text_functions[] = {
+  { "eng_face_uvs", eng_face_uvs, METH_VARARGS,
+    "eng_face_uvs((U0, V0, U1, V1), face_flags) -> (3, 2) float32 UVs" },
+  { NULL },
+};
+
+static PyType_Slot eng_text_slots[] = {
+  { Py_tp_new, eng_text_new },
+  { Py_tp_dealloc, eng_text_dealloc },
+  { Py_tp_getset, eng_text_getset },
+  { Py_tp_methods, eng_text_methods },
+  { Py_tp_doc, "EngText(payload, base_offset=0): a parsed ENG TEXT chunk "
+               "(payload copied). base_offset is the payload's file offset, "
+               "used in error messages." },
+  { 0, NULL },
+};
+
+static PyType_Spec eng_text_spec = {
+  .name = "wadkit._core.EngText",
+  .basicsize = sizeof (EngTextObject),
+  .flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_IMMUTABLETYPE,
+  .slots = eng_text_slots,
+};
+
+int
+wk_eng_text_register (PyObject *module, WkModState *st)
+{
+  st->EngTextType = PyType_FromModuleAndSpec (module, &eng_text_spec, NULL);
+  if (st->EngTextType == NULL
+      || PyModule_AddObjectRef (module, "EngText", st->EngTextType) < 0)
+    return -1;
+  return PyModule_AddFunctions (module, eng_text_functions);
+}
