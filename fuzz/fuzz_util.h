@@ -69,3 +69,12 @@ wk_fuzz_check_same (GBytes *a, GBytes *b, const char *what)
                  " bytes, first difference at %" G_GSIZE_FORMAT,
                  what, na, nb, i);
 }
+
+/* A rebuilt payload must equal the input bytes. */
+static inline void
+wk_fuzz_check_same_data (const guint8 *data, gsize size, GBytes *built,
+                         const char *what)
+{
+  g_autoptr (GBytes) in = g_bytes_new_static (data, size);
+  wk_fuzz_check_same (in, built, what);
+}

@@ -10,6 +10,11 @@ import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tests"))
 
+import struct  # noqa: E402
+
+from builders import eng_collision as C  # noqa: E402
+from builders import eng_level as L  # noqa: E402
+from builders import eng_text as T  # noqa: E402
 from builders import eng_wad as eng  # noqa: E402
 
 
@@ -29,8 +34,89 @@ def eng_wad_seeds() -> dict[str, bytes]:
     }
 
 
+QUAD = [(-0.5, 0, -0.5, 0, 1, 0), (0.5, 0, -0.5, 0, 1, 0),
+        (0.5, 0, 0.5, 0, 1, 0), (-0.5, 0, 0.5, 0, 1, 0)]
+TRI = [(0, 0, 0, 0, 1, 0), (1, 0, 0, 0, 1, 0), (0, 0, 1, 0, 1, 0)]
+FLOOR = [(-0.5, 0.0, -0.5), (-0.5, 0.0, 0.5), (0.5, 0.0, 0.5), (0.5, 0.0, -0.5)]
+
+
+def grey(n, sets=1):
+    return L.color_block(n, [[(0x80, 0x80, 0x80, 0)] * n] * sets)
+
+
+def _models():
+    floor = C.polygon(FLOOR, material=3) + C.polygon(FLOOR[::-1], material=0x1e)
+    return {
+        "quad": L.Model(QUAD, [(0x800, 0, 1, 2, 0), (0x810, 0, 2, 3, 0)]),
+        "tri_coll": L.Model(TRI, [(0, 0, 1, 2, 1)], bytes(range(32)), (0, 1, 0)),
+        "floor": L.Model(QUAD, [(0, 0, 1, 2, 0)], floor, (1, 1, 0)),
+    }
+
+
+def eng_trak_seeds() -> dict[str, bytes]:
+    m = _models()
+    return {"empty": L.trak([]), "quad": L.trak([m["quad"]]),
+            "three": L.trak([m["quad"], m["tri_coll"], m["floor"]])}
+
+
+def eng_stpc_seeds() -> dict[str, bytes]:
+    rigid = L.Model(TRI, [(0x800, 0, 1, 2, 3)], bytes(range(32)), (0, 1, 0))
+    skinned = L.Model(QUAD, [(0, 0, 1, 2, 1)], bones=[1, 3])
+    out = {"empty": L.stpc([], [])}
+    for layout in ("spec", "croc2"):
+        anims = [L.animation(2, 3, 0, 5, 2, layout), L.animation(0, 2, 1, 0, 1, layout, seed=2)]
+        out[layout] = L.stpc([rigid, skinned], anims, tail=b"SinkingStatuePad\0")
+    return out
+
+
+def eng_text_seeds() -> dict[str, bytes]:
+    pal = T.palette([0x0000, 0x001F, 0x83E0, 0x7FFF], extra=b"\1\2\3\4", index=9)
+    rle = T.literal([0x001F, 0x03E0]) + T.repeat(5, 0x7C00) + T.literal([0x8000])
+    fx = T.effects([T.effect(0, 1, b"\1\2"), T.effect(1, 8, b"\2\0", [0, 1])])
+    return {
+        "empty": T.text(),
+        "pal8": T.text(palettes=[pal], pages=[T.page_pal8(4, 2, bytes([0, 1, 2, 3] * 2))],
+                       entries=[T.entry(page=0, page2=0, u1=3, v1=1)]),
+        "rgb16": T.text(pages=[T.page_rgb16(2, 2, [0, 0x8000, 0x7FFF, 0x001F])]),
+        "rle16": T.text(pages=[T.page_rle16(4, 2, rle)], entries=[T.entry(page=0)]),
+        "all": T.text(palettes=[pal], pages=[T.page_pal8(2, 2, bytes([0, 1, 2, 3])),
+                                             T.page_rgb16(2, 1, [1, 2]),
+                                             T.page_rle16(4, 2, rle)],
+                      entries=[T.entry(page=0, page2=0), T.entry(flags=0, page=2)],
+                      tail=fx),
+    }
+
+
+def _framed(wfpc: int, trak: bytes, map_payload: bytes) -> bytes:
+    return struct.pack("<II", wfpc, len(trak)) + trak + map_payload
+
+
+def eng_map_seeds() -> dict[str, bytes]:
+    m = _models()
+    quad_tiles = [L.Tile(2.5, 1.0, -3.5, rot, 0, colors=grey(4)) for rot in (0, 1024, 2048)]
+    tri_colors = [(0x80, 0x40, 0xff, 0), (0x20, 0, 0x80, 0), (0xc0, 0x80, 0x10, 0)]
+    swap_tiles = [L.Tile(0.5, 0, -0.5, 0, 0, colors=L.color_block(3, [tri_colors] * 2)),
+                  L.Tile(1.5, 0, -0.5, 0, 0, anim=1, colors=L.color_block(3, [tri_colors]),
+                         colors_b=grey(4, 2))]
+    floor_tiles = [L.Tile(x + 0.5, 0.25 * x, -(z + 0.5), 1024 * x, 0, colors=grey(4))
+                   for x in range(3) for z in range(2)]
+    return {
+        "quads": _framed(0, L.trak([m["quad"]]), L.map_payload(4, 5, quad_tiles)),
+        "swaps": _framed(0x10000, L.trak([m["tri_coll"], m["quad"]]),
+                         L.map_payload(2, 1, swap_tiles, swaps=[(1, 0, 0, 0, 1)],
+                                       strat_list=[1, 2], records90=1, paths34=1,
+                                       rest=b"REST" * 3)),
+        "floor": _framed(0, L.trak([m["floor"]]), L.map_payload(3, 2, floor_tiles,
+                                                               grid=[0, 1, 2, 3, 4, 5])),
+    }
+
+
 SEEDS = {
     "eng_wad": eng_wad_seeds,
+    "eng_trak": eng_trak_seeds,
+    "eng_stpc": eng_stpc_seeds,
+    "eng_text": eng_text_seeds,
+    "eng_map": eng_map_seeds,
 }
 
 

@@ -121,7 +121,10 @@ wk_eng_model_read_data (WkReader *r, WkEngModel *m, GError **error)
       || !wk_reader_bytes (r, (gsize) m->n_coll * WK_ENG_COLL_RECORD_SIZE, &p,
                            "collision records", error))
     return FALSE;
-  m->coll = g_memdup2 (p, (gsize) m->n_coll * WK_ENG_COLL_RECORD_SIZE + 1);
+  /* one spare byte so an empty block is not a NULL pointer; copying it too
+   * read one byte past the input (found by fuzz_eng_trak) */
+  m->coll = g_malloc ((gsize) m->n_coll * WK_ENG_COLL_RECORD_SIZE + 1);
+  memcpy (m->coll, p, (gsize) m->n_coll * WK_ENG_COLL_RECORD_SIZE);
   return TRUE;
 }
 

@@ -99,6 +99,16 @@ read_anim (WkReader *r, WkEngAnimLayout layout, WkEngAnim *a, GError **error)
     {
       /* all sizes below 2^32 × small factors: no overflow in 64 bits */
       guint64 per_frame = (guint64) wk_eng_anim_delta_size (a, 1) + (guint64) a->n_bones * 64;
+      /* Frames that hold no bytes cost nothing to claim: without a bound a
+       * 32-byte header asks the binding for 2^32 frame arrays (found by the
+       * hostile suite) [assumed: no real animation has this many]. */
+      if (per_frame == 0 && a->n_frames > WK_ENG_ANIM_MAX_EMPTY_FRAMES)
+        {
+          wk_set_error (error, WK_ERROR_FORMAT, at,
+                        "animation of %u frames without deltas or bones "
+                        "(at most %u)", a->n_frames, WK_ENG_ANIM_MAX_EMPTY_FRAMES);
+          return FALSE;
+        }
       guint64 total = (guint64) wk_eng_anim_delta_size (a, 0) + (guint64) a->n_bones * 64
                       + (guint64) (a->n_frames - 1) * per_frame;
       if (!wk_reader_check (r, total > G_MAXSIZE ? G_MAXSIZE : (gsize) total,

@@ -40,7 +40,8 @@ wk_eng_tile_point (const gint32 b[6], const gfloat v[3], WkEngSpace space,
 {
   const double a = (double) b[1] / 4096.0 * 2.0 * G_PI;
   const double c = cos (a), s = sin (a);
-  const double x = b[3] / 4096.0, y = b[4] / 4096.0, z = -b[5] / 4096.0;
+  /* -(double) b[5]: negating INT32_MIN as an int is undefined (fuzz_eng_map) */
+  const double x = b[3] / 4096.0, y = b[4] / 4096.0, z = -(double) b[5] / 4096.0;
   const double X = x + v[0] * c - v[2] * s;
   const double Y = y + v[1];
   const double Z = z + v[0] * s + v[2] * c;
