@@ -14,7 +14,7 @@ import warnings
 import pytest
 
 import wadkit
-from hostile import PARSERS, Error, Ok, load_all
+from hostile import PARSERS, Either, Error, Ok, load_all
 
 CASES = load_all()
 # ASan/UBSan (make sanitize) make everything slower and bigger
@@ -51,6 +51,11 @@ def check_outcome(case, data, result, caught):
             assert result.offset == case.expect.offset, str(result)
         if case.expect.match:
             assert case.expect.match in str(result)
+        return
+    if isinstance(case.expect, Either):
+        if isinstance(result, wadkit.FormatError):
+            assert result.offset is None or 0 <= result.offset <= len(data), result
+            assert result.context, result
         return
     assert not isinstance(result, Exception), f"expected success, got {result!r}"
     if case.expect.warn:
