@@ -6,8 +6,9 @@ this package is glue: a Python API over it and the command line.
 """
 from ._core import FormatError, LimitError, WadError, WadWarning
 from . import eng
+from . import lz, rc2
 from .detect import detect, open
 
 __all__ = ["FormatError", "LimitError", "WadError", "WadWarning", "eng",
-           "detect", "open"]
+           "detect", "open", "lz", "rc2"]
 __version__ = "0.1.0"

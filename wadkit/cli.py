@@ -3,7 +3,9 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
+import tempfile
 import warnings
 
 from . import FormatError, LimitError, WadWarning
@@ -22,6 +24,56 @@ def _print_info(info: dict) -> None:
         print(f"  warning: {w}")
 
 
+def _print_rc2_info(info: dict) -> None:
+    h = info["header"]
+    print(f"{info['path']}: RC2 level WAD, {info['size']} bytes, "
+          f"header 0x{h['header_size']:x}, level id {h['id']}, "
+          f"reverb {h['reverb']}")
+    print(f"  {'extent':<20}{'offset':>12}{'size':>12}{'sectors':>14}")
+    for name, x in info["extents"].items():
+        print(f"  {name:<20}{x['offset']:>#12x}{x['size']:>12}"
+              f"{x['sector']:>7}+{x['sectors']}")
+    print(f"  {'data section':<20}{'offset':>12}{'size':>12}")
+    for name, x in info["sections"].items():
+        print(f"  {name:<20}{x['offset']:>#12x}{x['size']:>12}")
+    c = info["core_header"]
+    print(f"  core_data: {c['compressed_size']} bytes compressed, "
+          f"{c['decompressed_size']} decompressed; tfrags 0x{c['tfrags']:x}, "
+          f"occlusion 0x{c['occlusion']:x}, sky 0x{c['sky']:x}, "
+          f"collision 0x{c['collision']:x}, textures 0x{c['textures_base']:x}")
+
+
+def _write_atomic(path: str, data: bytes) -> None:
+    folder = os.path.dirname(os.path.abspath(path))
+    fd, tmp = tempfile.mkstemp(dir=folder, prefix=".wadkit-")
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        os.unlink(tmp)
+        raise
+
+
+def cmd_lz(args) -> int:
+    from . import lz
+    with open(args.file, "rb") as f:
+        data = f.read()
+    if args.mode == "v":
+        problems = lz.validate(data)
+        for p in problems:
+            print(p)
+        return 1 if problems else 0
+    if args.output is None:
+        raise SystemExit("wadkit lz: OUT is needed for c and d")
+    out = lz.compress(data) if args.mode == "c" \
+        else lz.decompress(data, args.max_size)
+    _write_atomic(args.output, out)
+    return 0
+
+
 def cmd_info(args) -> int:
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", WadWarning)  # listed in the output
@@ -30,7 +82,7 @@ def cmd_info(args) -> int:
         json.dump(info, sys.stdout, indent=2)
         print()
     else:
-        _print_info(info)
+        (_print_rc2_info if info["format"] == "rc2" else _print_info)(info)
     return 0
 
 
@@ -43,6 +95,14 @@ def build_parser() -> argparse.ArgumentParser:
     info.add_argument("file")
     info.add_argument("--json", action="store_true", help="print JSON")
     info.set_defaults(func=cmd_info)
+    lzp = sub.add_parser("lz", help="WAD-LZ: c compress, d decompress, "
+                         "v validate (list rule violations)")
+    lzp.add_argument("mode", choices=["c", "d", "v"])
+    lzp.add_argument("file", metavar="IN")
+    lzp.add_argument("output", metavar="OUT", nargs="?")
+    lzp.add_argument("--max-size", type=int, default=1 << 28,
+                     help="refuse to decompress more bytes (default 256 MiB)")
+    lzp.set_defaults(func=cmd_lz)
     return p
 
 

@@ -19,31 +19,6 @@ parse_nogil (GBytes *bytes, GError **error)
   Py_END_ALLOW_THREADS
   return wad;
 }
-
-/* A str/PathLike is mapped; anything with the buffer protocol is copied. */
-static GBytes *
-source_bytes (PyObject *source, GError **error)
-{
-  if (PyUnicode_Check (source) || PyObject_HasAttrString (source, "__fspath__"))
-    {
-      PyObject *path;
-      if (wk_fs_path (source, &path) < 0)
-        return NULL;
-      GBytes *bytes;
-      Py_BEGIN_ALLOW_THREADS
-      bytes = wk_file_map (PyBytes_AS_STRING (path), error);
-      Py_END_ALLOW_THREADS
-      Py_DECREF (path);
-      return bytes;
-    }
-  Py_buffer view;
-  if (PyObject_GetBuffer (source, &view, PyBUF_SIMPLE) < 0)
-    return NULL;
-  GBytes *bytes = g_bytes_new (view.buf, (gsize) view.len);
-  PyBuffer_Release (&view);
-  return bytes;
-}
-
 static PyObject *
 eng_wad_new (PyTypeObject *type, PyObject *args, PyObject *kwds)
 {
@@ -55,7 +30,7 @@ eng_wad_new (PyTypeObject *type, PyObject *args, PyObject *kwds)
   if (st == NULL)
     return NULL;
   GError *error = NULL;
-  GBytes *bytes = source_bytes (source, &error);
+  GBytes *bytes = wk_source_bytes (source, &error);
   if (bytes == NULL)
     return PyErr_Occurred () ? NULL : wk_raise (st, error);
   WkEngWad *wad = parse_nogil (bytes, &error);

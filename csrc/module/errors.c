@@ -80,10 +80,3 @@ wk_warn_all (WkModState *st, GPtrArray *warnings)
       return -1;
   return 0;
 }
-
-int
-wk_fs_path (PyObject *obj, PyObject **out)
-{
-  *out = NULL;
-  return PyUnicode_FSConverter (obj, out) ? 0 : -1;
-}

@@ -64,7 +64,13 @@ wk_exec (PyObject *module)
     return -1;
   if (wk_eng_text_register (module, st) < 0)
     return -1;
-  return wk_eng_floor_register (module, st);
+  if (wk_eng_floor_register (module, st) < 0)
+    return -1;
+  if (wk_lz_register (module, st) < 0)
+    return -1;
+  if (wk_rc2_register (module, st) < 0)
+    return -1;
+  return wk_rc2_tfrag_register (module, st);
 }
 
 static int
@@ -79,6 +85,7 @@ wk_traverse (PyObject *module, visitproc visit, void *arg)
   Py_VISIT (st->EngGeomType);
   Py_VISIT (st->EngTextType);
   Py_VISIT (st->EngFloorWorldType);
+  Py_VISIT (st->Rc2LevelType);
   return 0;
 }
 
@@ -94,6 +101,7 @@ wk_clear (PyObject *module)
   Py_CLEAR (st->EngGeomType);
   Py_CLEAR (st->EngTextType);
   Py_CLEAR (st->EngFloorWorldType);
+  Py_CLEAR (st->Rc2LevelType);
   return 0;
 }
 

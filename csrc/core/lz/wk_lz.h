@@ -1,0 +1,69 @@
+/* WAD-LZ: the LZ compression of Ratchet & Clank 2 (PS2) level data.
+ *
+ * A stream is a 16-byte header ("WAD", an unaligned little-endian s32 total
+ * size including the header, padding) and a packet stream. Packet kinds,
+ * the game's two layout rules and the [assumed] readings are described in
+ * docs/formats/rc2.md. Pure C11 + GLib. */
+#pragma once
+#include <glib.h>
+
+G_BEGIN_DECLS
+
+#define WK_LZ_HEADER 16u
+#define WK_LZ_BLOCK 0x2000u       /* packets never cross these, counted from 0x10 */
+#define WK_LZ_MAX_RUN 273u        /* longest literal run */
+#define WK_LZ_NEAR_MAX 0x4000u    /* medium match distance limit */
+#define WK_LZ_FAR_BASE 0x4000u    /* far distance = base + 14-bit field [+ 0x4000] */
+#define WK_LZ_FAR_MAX_SAFE 0x7fffu /* farthest distance whose reading is undisputed */
+
+/* Reads the header of the stream at src (size bytes available; base = its
+ * absolute file offset, for errors): checks the magic and that the declared
+ * size (returned) lies between 16 and size. */
+gboolean wk_lz_header (const guint8 *src, gsize size, gint64 base,
+                       gsize *declared, GError **error);
+
+typedef enum {
+  WK_LZ_DONE,  /* the stream ended; out holds `produced` bytes */
+  WK_LZ_FULL,  /* the next packet does not fit in the output capacity */
+  WK_LZ_ERROR, /* the stream is broken; error set */
+} WkLzStatus;
+
+/* A resumable decoder. The output buffer may move (be grown) between calls
+ * to wk_lz_decoder_run; only its first `produced` bytes must be kept. */
+typedef struct {
+  const guint8 *stream; /* the header */
+  const guint8 *ip;     /* next packet */
+  const guint8 *end;    /* stream + declared size */
+  gint64 base;          /* absolute offset of stream[0] */
+  gsize produced;
+  gboolean after_run;   /* the previous packet was a literal run */
+} WkLzDecoder;
+
+gboolean wk_lz_decoder_init (WkLzDecoder *d, const guint8 *src, gsize size,
+                             gint64 base, GError **error);
+
+/* Decodes packets into out[produced..cap). Every back-reference is checked
+ * against the output start and every read against the stream end. A packet
+ * that does not fit is not started (WK_LZ_FULL): grow and call again. */
+WkLzStatus wk_lz_decoder_run (WkLzDecoder *d, guint8 *out, gsize cap,
+                              GError **error);
+
+typedef enum {
+  WK_LZ_GREEDY, /* longest match at each position (for comparison) */
+  WK_LZ_LAZY,   /* hash chains + lazy evaluation */
+  WK_LZ_BEST,   /* the smaller of LAZY and GREEDY (the default): one-step
+                 * lookahead can lose to greedy on some inputs */
+} WkLzMode;
+
+/* A game-safe stream: no two literal runs in a row, no packet crossing a
+ * block boundary, far matches only where every reading agrees. Fails only
+ * when the result would not fit the header's s32 size (WK_ERROR_LIMIT). */
+GBytes *wk_lz_compress (const guint8 *src, gsize size, WkLzMode mode,
+                        GError **error);
+
+/* Every rule violation found in the stream, as messages naming offsets
+ * (gchar*; empty when clean). Structural errors end the walk. At most
+ * `limit` messages. */
+GPtrArray *wk_lz_validate (const guint8 *src, gsize size, guint limit);
+
+G_END_DECLS

@@ -1,0 +1,130 @@
+/* WAD-LZ validator: walks the packets without producing output and lists
+ * every place where a stream breaks a rule of the game or relies on a
+ * reading that sources dispute. See docs/formats/rc2.md. */
+#include "wk_lz.h"
+
+#include <string.h>
+
+#include "../common/wk_reader.h"
+
+typedef enum { PREV_NONE, PREV_RUN, PREV_MATCH, PREV_SMALL_LITERAL } Prev;
+
+#define ADD(...)                                                        \
+  G_STMT_START {                                                        \
+    if (v->len < limit)                                                 \
+      g_ptr_array_add (v, g_strdup_printf (__VA_ARGS__));               \
+  } G_STMT_END
+
+GPtrArray *
+wk_lz_validate (const guint8 *src, gsize size, guint limit)
+{
+  GPtrArray *v = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr (GError) error = NULL;
+  gsize declared;
+  if (!wk_lz_header (src, size, 0, &declared, &error))
+    {
+      ADD ("%s", error->message);
+      return v;
+    }
+  const gsize end = declared;
+  gsize pos = WK_LZ_HEADER, produced = 0;
+  Prev prev = PREV_NONE;
+  while (pos < end)
+    {
+      const guint8 *ip = src + pos;
+      gsize left = end - pos;
+      guint f = ip[0];
+      gsize n, len = 0, dist = 0, k = 0;
+      gboolean pad = FALSE;
+      /* size of the packet's fixed part */
+      if (f < 0x10)
+        n = f ? 1 + f + 3u : (left >= 2 ? 2 + ip[1] + 18u : 2);
+      else if (f < 0x40)
+        n = (f & (f < 0x20 ? 7 : 0x1f)) ? 3 : 4;
+      else
+        n = 2;
+      if (n > left)
+        {
+          ADD ("0x%" G_GSIZE_MODIFIER "x: packet (flag 0x%02x) needs %"
+               G_GSIZE_FORMAT " bytes, the stream ends after %" G_GSIZE_FORMAT,
+               pos, f, n, left);
+          break;
+        }
+      if (f < 0x10)
+        {
+          if (prev == PREV_RUN)
+            ADD ("0x%" G_GSIZE_MODIFIER "x: two literal runs in a row", pos);
+          else if (prev == PREV_SMALL_LITERAL)
+            ADD ("0x%" G_GSIZE_MODIFIER "x: literal run right after a small "
+                 "literal (an LZO-style reader takes this flag as a match) "
+                 "[assumed rule]", pos);
+          len = n - (f ? 1 : 2);
+        }
+      else if (f < 0x20)
+        {
+          guint b0 = ip[n - 2], b1 = ip[n - 1];
+          gsize raw = ((gsize) (f & 8) << 11) | ((gsize) b1 << 6) | (b0 >> 2);
+          guint m = (f & 7) ? f & 7 : ip[1] + 7u;
+          if (raw == 0 && m != 1)
+            pad = TRUE;
+          else
+            {
+              k = b0 & 3;
+              if (raw)
+                {
+                  len = m + 2u;
+                  dist = raw + WK_LZ_FAR_BASE;
+                }
+              if (f & 8)
+                ADD ("0x%" G_GSIZE_MODIFIER "x: far match with the high "
+                     "distance bit (distance 0x%" G_GSIZE_MODIFIER "x here, "
+                     "0x%" G_GSIZE_MODIFIER "x in the other reading)", pos,
+                     dist, dist - 0x3800);
+            }
+        }
+      else if (f < 0x40)
+        {
+          guint b1 = ip[n - 2], b2 = ip[n - 1];
+          len = ((f & 0x1f) ? f & 0x1f : ip[1] + 31u) + 2u;
+          dist = ((gsize) b2 << 6) + (b1 >> 2) + 1;
+          k = b1 & 3;
+        }
+      else
+        {
+          len = (f >> 5) + 1u;
+          dist = ((gsize) ip[1] << 3) + ((f >> 2) & 7) + 1;
+          k = f & 3;
+        }
+      if (n + k > left)
+        {
+          ADD ("0x%" G_GSIZE_MODIFIER "x: small literal of %" G_GSIZE_FORMAT
+               " bytes runs past the end of the stream", pos, k);
+          break;
+        }
+      n += k;
+      gsize rel = pos - WK_LZ_HEADER;
+      if (rel / WK_LZ_BLOCK != (rel + n - 1) / WK_LZ_BLOCK)
+        ADD ("0x%" G_GSIZE_MODIFIER "x: %" G_GSIZE_FORMAT "-byte packet "
+             "crosses the block boundary at 0x%" G_GSIZE_MODIFIER "x", pos, n,
+             (rel / WK_LZ_BLOCK + 1) * WK_LZ_BLOCK + WK_LZ_HEADER);
+      if (dist > produced)
+        ADD ("0x%" G_GSIZE_MODIFIER "x: match reaches %" G_GSIZE_FORMAT
+             " bytes back, only %" G_GSIZE_FORMAT " written", pos, dist,
+             produced);
+      if (pad)
+        {
+          if (rel % WK_LZ_BLOCK < WK_LZ_BLOCK / 2)
+            ADD ("0x%" G_GSIZE_MODIFIER "x: pad packet in the first half of a "
+                 "block (readers disagree whether it skips to the next 0x1000 "
+                 "or 0x2000 boundary)", pos);
+          gsize next = (rel + n + WK_LZ_BLOCK - 1) / WK_LZ_BLOCK * WK_LZ_BLOCK;
+          pos = WK_LZ_HEADER + next;
+          prev = PREV_MATCH;
+          continue;
+        }
+      produced += len + k;
+      pos += n;
+      prev = f < 0x10 ? PREV_RUN : k ? PREV_SMALL_LITERAL : PREV_MATCH;
+    }
+  return v;
+}

@@ -1,0 +1,71 @@
+/* RC2 (Ratchet & Clank: Going Commando, PS2) LEVEL<n>.WAD container.
+ *
+ * A level header (0x60 bytes, or the 0x68 variant) of {offset, size} pairs
+ * in 2048-byte sectors relative to the file start; the `data` extent opens
+ * with {offset, size} pairs in bytes relative to itself; its core_index
+ * starts with the 0xbc-byte core header; core_data and the gameplay extent
+ * are WAD-LZ streams. Every size is checked against an independent number
+ * the file gives. See docs/formats/rc2.md. */
+#pragma once
+#include <glib.h>
+
+G_BEGIN_DECLS
+
+#define WK_RC2_SECTOR 2048u
+#define WK_RC2_CORE_HEADER 0xbcu
+#define WK_RC2_DATA_HEADER 0x58u
+#define WK_RC2_MAX_EXTENTS 11
+#define WK_RC2_SECTIONS 11
+
+typedef struct {
+  const char *name;      /* "data", "gameplay", "chunk0", ... */
+  gint32 sector, sectors; /* as stored */
+  gsize offset, size;    /* bytes from the file start; size 0 = absent */
+} WkRc2Extent;
+
+typedef struct {
+  const char *name;      /* "overlay", "core_index", "hud_bank0", ... */
+  gsize offset, size;    /* absolute file bytes; size 0 = absent */
+} WkRc2Section;
+
+typedef struct {
+  GBytes *bytes;
+  guint32 header_size;   /* 0x60 or 0x68 */
+  gint32 sector, id, reverb;
+  WkRc2Extent extents[WK_RC2_MAX_EXTENTS];
+  guint n_extents;
+  WkRc2Section sections[WK_RC2_SECTIONS];
+  gint32 core[WK_RC2_CORE_HEADER / 4]; /* the core header's words as stored */
+  gsize core_stream_size;  /* core_data's WAD-LZ size field */
+} WkRc2Level;
+
+/* Parse and cross-check the container (no decompression). Takes a
+ * reference on bytes. */
+WkRc2Level *wk_rc2_level_parse (GBytes *bytes, GError **error);
+void wk_rc2_level_free (WkRc2Level *lvl);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (WkRc2Level, wk_rc2_level_free)
+
+const WkRc2Extent *wk_rc2_extent (const WkRc2Level *lvl, const char *name);
+const WkRc2Section *wk_rc2_section (const WkRc2Level *lvl, const char *name);
+const guint8 *wk_rc2_data (const WkRc2Level *lvl);
+
+/* Core header fields by name: offset in the header; is_range for
+ * {count, offset} pairs. NULL-terminated. */
+typedef struct {
+  const char *name;
+  guint offset;
+  gboolean is_range;
+} WkRc2CoreField;
+extern const WkRc2CoreField wk_rc2_core_fields[];
+
+#define WK_RC2_CORE(lvl, off) ((lvl)->core[(off) / 4])
+#define WK_RC2_COMPRESSED_SIZE 0x88
+#define WK_RC2_DECOMPRESSED_SIZE 0x8c
+
+/* Where a WAD-LZ stream of the level lies and what it must decode to
+ * (expected < 0: no declared size). name: "core_data", "gameplay",
+ * "gameplay_pal". FALSE with an error when the level has no such stream. */
+gboolean wk_rc2_stream (const WkRc2Level *lvl, const char *name, gsize *offset,
+                        gsize *size, gint64 *expected, GError **error);
+
+G_END_DECLS

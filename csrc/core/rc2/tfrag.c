@@ -1,0 +1,455 @@
+#include "tfrag.h"
+
+#include "../common/wk_reader.h"
+#include "vif.h"
+
+enum { L_LOD2, L_COMMON, L_LOD1, L_LOD01, L_LOD0, N_LISTS };
+static const char *const list_names[N_LISTS] = {
+  "LOD 2 list", "common list", "LOD 1 list", "LOD 0+1 list", "LOD 0 list"
+};
+
+typedef struct {
+  const guint8 *p;
+  guint n;          /* elements */
+} Span;
+
+/* What one patch's lists hold. Tiers: 0 common, 1 LOD 0+1, 2 LOD 0. */
+typedef struct {
+  gboolean have_header;
+  guint strips_addr, indices_addr;
+  Span pos[3], vinfo[3], strips[3], indices[3], adgifs;
+  gint32 origin[3][3];
+} Patch;
+
+void
+wk_tfrags_free (WkTfrags *t)
+{
+  if (t == NULL)
+    return;
+  g_clear_pointer (&t->patches, g_array_unref);
+  g_clear_pointer (&t->positions, g_array_unref);
+  g_clear_pointer (&t->tris, g_array_unref);
+  g_clear_pointer (&t->uv, g_array_unref);
+  g_clear_pointer (&t->color, g_array_unref);
+  g_clear_pointer (&t->texture, g_array_unref);
+  g_clear_pointer (&t->patch, g_array_unref);
+  g_free (t);
+}
+
+static gboolean
+set_span (Span *s, const WkVifCode *c, const char *what, GError **error)
+{
+  if (s->p != NULL)
+    {
+      wk_set_error (error, WK_ERROR_FORMAT, c->offset, "a second %s unpack", what);
+      return FALSE;
+    }
+  s->p = c->payload;
+  s->n = c->count;
+  return TRUE;
+}
+
+/* Tier of a list for positions / vertex info; -1 if they do not belong. */
+static int
+tier_of (int list)
+{
+  return list == L_COMMON ? 0 : list == L_LOD01 ? 1 : list == L_LOD0 ? 2 : -1;
+}
+
+/* LOD whose strips / indices a list carries; -1 if none. */
+static int
+lod_of (int list)
+{
+  return list == L_LOD2 ? 2 : list == L_LOD1 ? 1 : list == L_LOD0 ? 0 : -1;
+}
+
+static gboolean
+classify (Patch *pt, int list, const WkVifCode *c, const gint32 row[4],
+          GError **error)
+{
+  if (c->vn == 3 && c->vl == 1 && c->usn && c->addr == 0 && list == L_COMMON
+      && !pt->have_header)
+    {
+      if (c->count != 5)
+        {
+          wk_set_error (error, WK_ERROR_FORMAT, c->offset,
+                        "VU header of %u quadwords, 5 expected", c->count);
+          return FALSE;
+        }
+      pt->strips_addr = wk_le16 (c->payload + 18 * 2);
+      pt->indices_addr = wk_le16 (c->payload + 13 * 2);
+      pt->have_header = TRUE;
+      return TRUE;
+    }
+  int tier = tier_of (list), lod = lod_of (list);
+  if (c->vn == 3 && c->vl == 0) /* V4_32: ad-gifs, 5 quadwords each */
+    {
+      if (list != L_COMMON || c->count % 5)
+        {
+          wk_set_error (error, WK_ERROR_FORMAT, c->offset,
+                        "ad-gif unpack of %u quadwords in the %s", c->count,
+                        list_names[list]);
+          return FALSE;
+        }
+      return set_span (&pt->adgifs, c, "ad-gif", error);
+    }
+  if (c->vn == 2 && c->vl == 1) /* V3_16: positions */
+    {
+      if (tier < 0)
+        goto misplaced;
+      memcpy (pt->origin[tier], row, sizeof pt->origin[tier]);
+      return set_span (&pt->pos[tier], c, "position", error);
+    }
+  if (c->vn == 3 && c->vl == 1) /* V4_16: vertex info */
+    {
+      if (tier < 0)
+        goto misplaced;
+      return set_span (&pt->vinfo[tier], c, "vertex info", error);
+    }
+  if (c->vn == 3 && c->vl == 2) /* V4_8: strips, indices or parents */
+    {
+      if (!pt->have_header)
+        return TRUE; /* classified once the header is known (second pass) */
+      if (c->addr == pt->strips_addr || c->addr == pt->indices_addr)
+        {
+          if (lod < 0)
+            goto misplaced;
+          gboolean strips = c->addr == pt->strips_addr;
+          return set_span (strips ? &pt->strips[lod] : &pt->indices[lod], c,
+                           strips ? "strip" : "index", error);
+        }
+      return TRUE; /* LOD parents and the second index table: not drawn */
+    }
+  wk_set_error (error, WK_ERROR_FORMAT, c->offset,
+                "unexpected unpack (vn %u, vl %u) in the %s", c->vn, c->vl,
+                list_names[list]);
+  return FALSE;
+misplaced:
+  wk_set_error (error, WK_ERROR_FORMAT, c->offset,
+                "unpack (vn %u, vl %u, address 0x%x) does not belong in the %s",
+                c->vn, c->vl, c->addr, list_names[list]);
+  return FALSE;
+}
+
+/* Walk one list. pass 0 only looks for the VU header; pass 1 classifies. */
+static gboolean
+walk (Patch *pt, WkReader *r, int list, int pass, gint32 row[4], GError **error)
+{
+  while (wk_reader_left (r) > 0)
+    {
+      WkVifCode c;
+      if (!wk_vif_next (r, &c, error))
+        return FALSE;
+      if (c.cmd == WK_VIF_STROW)
+        for (int i = 0; i < 4; i++)
+          row[i] = wk_les32 (c.payload + 4 * i);
+      if (!c.unpack)
+        continue;
+      if (pass == 0)
+        {
+          if (list == L_COMMON && c.vn == 3 && c.vl == 1 && c.usn && c.addr == 0)
+            return classify (pt, list, &c, row, error);
+          continue;
+        }
+      if (list == L_COMMON && pt->have_header && c.vn == 3 && c.vl == 1
+          && c.usn && c.addr == 0)
+        continue; /* the header again, found in pass 0 */
+      if (!classify (pt, list, &c, row, error))
+        return FALSE;
+    }
+  return TRUE;
+}
+
+typedef struct {
+  const guint8 *hdr, *data;
+  gint64 data_abs;
+  guint vert_total, rgba_count, ad_gifs;
+  const guint8 *rgba;
+  gint texture_count;
+} Ctx;
+
+/* Decode the strips of one LOD; emit into out when emit. Returns the
+ * triangle count or -1. */
+static gint
+strips (const Patch *pt, const Ctx *x, guint lod, WkTfrags *out,
+        guint32 pos_base, gint32 patch_index, gboolean emit, GError **error)
+{
+  const Span *s = &pt->strips[lod], *ix = &pt->indices[lod];
+  guint vinfo_n = pt->vinfo[0].n + (lod <= 1 ? pt->vinfo[1].n : 0)
+                  + (lod == 0 ? pt->vinfo[2].n : 0);
+  guint nidx = ix->n * 4, k = 0;
+  gint tris = 0, adgif = -1;
+  for (guint r = 0; r < s->n; r++)
+    {
+      const guint8 *rec = s->p + 4 * r;
+      gint raw = (gint8) rec[0], off = (gint8) rec[2];
+      if (raw == 0)
+        break;
+      if (r == 0 && raw > 0)
+        {
+          wk_set_error (error, WK_ERROR_FORMAT, x->data_abs,
+                        "LOD %u: the first strip record (%d) is not biased",
+                        lod, raw);
+          return -1;
+        }
+      guint n = raw < 0 ? (guint) (raw + 128) : (guint) raw;
+      if (off >= 0)
+        adgif = off / 5;
+      if (adgif < 0 || (guint) adgif >= x->ad_gifs)
+        {
+          wk_set_error (error, WK_ERROR_FORMAT, x->data_abs,
+                        "LOD %u strip %u: ad-gif %d outside the %u ad-gifs",
+                        lod, r, adgif, x->ad_gifs);
+          return -1;
+        }
+      if (n < 3 || k + n > nidx)
+        {
+          wk_set_error (error, WK_ERROR_FORMAT, x->data_abs,
+                        "LOD %u strip %u: %u vertices (indices %u..%u of %u)",
+                        lod, r, n, k, k + n, nidx);
+          return -1;
+        }
+      gint32 texture = wk_les32 (pt->adgifs.p + (gsize) adgif * 80);
+      if (x->texture_count >= 0 && (texture < 0 || texture >= x->texture_count))
+        {
+          wk_set_error (error, WK_ERROR_FORMAT, x->data_abs,
+                        "ad-gif %d names texture %d, the table has %d", adgif,
+                        texture, x->texture_count);
+          return -1;
+        }
+      for (guint j = 0; j < n; j++)
+        {
+          guint i = ix->p[k + j];
+          if (i >= vinfo_n)
+            {
+              wk_set_error (error, WK_ERROR_FORMAT, x->data_abs,
+                            "LOD %u strip %u: index %u outside the %u vertex "
+                            "infos of this LOD", lod, r, i, vinfo_n);
+              return -1;
+            }
+        }
+      for (guint j = 0; j + 2 < n && emit; j++)
+        {
+          guint corner[3] = { ix->p[k + j], ix->p[k + j + 1], ix->p[k + j + 2] };
+          if (j & 1) /* every other triangle of a strip is wound backwards */
+            {
+              guint t = corner[0];
+              corner[0] = corner[1];
+              corner[1] = t;
+            }
+          guint32 tri[3];
+          gfloat uv[6], col[12];
+          for (int c = 0; c < 3; c++)
+            {
+              guint v = corner[c];
+              const guint8 *vi;
+              if (v < pt->vinfo[0].n)
+                vi = pt->vinfo[0].p + 8 * v;
+              else if (v < pt->vinfo[0].n + pt->vinfo[1].n)
+                vi = pt->vinfo[1].p + 8 * (v - pt->vinfo[0].n);
+              else
+                vi = pt->vinfo[2].p + 8 * (v - pt->vinfo[0].n - pt->vinfo[1].n);
+              gint16 st[2] = { wk_les16 (vi), wk_les16 (vi + 2) };
+              gint vertex = wk_les16 (vi + 6);
+              guint p = (guint) vertex / 2;
+              if (vertex < 0 || p >= x->vert_total || p >= x->rgba_count)
+                {
+                  wk_set_error (error, WK_ERROR_FORMAT, x->data_abs,
+                                "vertex info %u points at position %d/2, the "
+                                "patch has %u (and %u colours)", v, vertex,
+                                x->vert_total, x->rgba_count);
+                  return -1;
+                }
+              tri[c] = pos_base + p;
+              for (int a = 0; a < 2; a++) /* see docs: negative halves */
+                uv[2 * c + a] = st[a] / (st[a] < 0 ? 8192.0f : 4096.0f);
+              for (int a = 0; a < 4; a++)
+                col[4 * c + a] = x->rgba[4 * p + a] / 128.0f;
+            }
+          g_array_append_vals (out->tris, tri, 1);
+          g_array_append_vals (out->uv, uv, 1);
+          g_array_append_vals (out->color, col, 1);
+          g_array_append_val (out->texture, texture);
+          g_array_append_val (out->patch, patch_index);
+        }
+      k += n;
+      tris += (gint) n - 2;
+    }
+  return tris;
+}
+
+static gboolean
+parse_patch (const guint8 *block, gsize size, gint64 base, guint32 table,
+             guint index, guint lod, gint texture_count, WkTfrags *out,
+             GError **error)
+{
+  const guint8 *h = block + table + (gsize) index * WK_TFRAG_HEADER;
+  gint64 habs = base + table + (gint64) index * WK_TFRAG_HEADER;
+  WkTfragPatch info = { 0 };
+  for (int i = 0; i < 4; i++)
+    info.bsphere[i] = wk_lef32 (h + 4 * i);
+  gint32 data_rel = wk_les32 (h + 0x10);
+  guint16 ofs[6];
+  for (int i = 0; i < 6; i++)
+    ofs[i] = wk_le16 (h + 0x14 + 2 * i);
+  guint lod2 = ofs[0], shared = ofs[1], lod1 = ofs[2], lod01 = ofs[3];
+  guint rgba = ofs[5];
+  guint lod1_size = h[0x22], rgba_size = h[0x29];
+  guint lod0 = shared + lod1_size * 16;
+  info.flags = h[0x2d];
+  info.occl_index = wk_le16 (h + 0x3a);
+  info.vert_count = h[0x3c];
+  info.tri_count = h[0x3d];
+  info.mip_dist = wk_le16 (h + 0x3e);
+
+  guint64 data = (guint64) table + (guint64) (gint64) data_rel;
+  if (data_rel < 0 || data > size
+      || !(lod2 <= shared && shared <= lod1 && lod1 <= lod01 && lod01 <= lod0
+           && lod0 <= rgba)
+      || data + rgba + (guint64) rgba_size * 16 > size)
+    {
+      wk_set_error (error, WK_ERROR_FORMAT, habs + 0x10,
+                    "data 0x%x + lists 0x%x/0x%x/0x%x/0x%x/0x%x, rgba 0x%x + %u "
+                    "quadwords: out of order or past the %" G_GSIZE_FORMAT
+                    "-byte block", data_rel, lod2, shared, lod1, lod01, lod0,
+                    rgba, rgba_size, size);
+      return FALSE;
+    }
+  info.offset = (gsize) (base + (gint64) data);
+  const guint8 *d = block + data;
+  guint bounds[N_LISTS][2] = { { lod2, shared }, { shared, lod1 },
+                               { lod1, lod01 }, { lod01, lod0 }, { lod0, rgba } };
+  Patch pt = { 0 };
+  gint32 row[4] = { 0 };
+  for (int pass = 0; pass < 2; pass++)
+    {
+      if (pass == 1 && !pt.have_header)
+        {
+          wk_set_error (error, WK_ERROR_FORMAT, (gint64) info.offset + shared,
+                        "the common list has no VU header");
+          return FALSE;
+        }
+      memset (row, 0, sizeof row);
+      for (int l = pass ? 0 : L_COMMON; l < N_LISTS; l++)
+        {
+          WkReader r;
+          wk_reader_init (&r, d + bounds[l][0], bounds[l][1] - bounds[l][0],
+                          (gint64) info.offset + bounds[l][0]);
+          if (!walk (&pt, &r, l, pass, row, error))
+            {
+              wk_error_prefix (error, "%s", list_names[l]);
+              return FALSE;
+            }
+          if (pass == 0)
+            break;
+        }
+    }
+  for (int l = 0; l < 3; l++)
+    if (pt.strips[l].p == NULL || pt.indices[l].p == NULL)
+      {
+        wk_set_error (error, WK_ERROR_FORMAT, (gint64) info.offset,
+                      "LOD %d has no %s", l, pt.strips[l].p ? "indices" : "strips");
+        return FALSE;
+      }
+  Ctx x = { .hdr = h, .data = d, .data_abs = (gint64) info.offset,
+            .vert_total = pt.pos[0].n + pt.pos[1].n + pt.pos[2].n,
+            .rgba_count = rgba_size * 4, .rgba = d + rgba,
+            .ad_gifs = pt.adgifs.n / 5, .texture_count = texture_count };
+  info.ad_gifs = x.ad_gifs;
+  if (x.vert_total != info.vert_count)
+    {
+      wk_set_error (error, WK_ERROR_FORMAT, habs + 0x3c,
+                    "the lists hold %u positions (%u common, %u LOD 0+1, %u "
+                    "LOD 0), the header says vert_count %u", x.vert_total,
+                    pt.pos[0].n, pt.pos[1].n, pt.pos[2].n, info.vert_count);
+      return FALSE;
+    }
+  guint32 pos_base = out->positions->len;
+  for (int l = 0; l < 3; l++)
+    {
+      gint n = strips (&pt, &x, (guint) l, out, pos_base, (gint32) index,
+                       (guint) l == lod, error);
+      if (n < 0)
+        return FALSE;
+      info.lod_tris[l] = (guint) n;
+    }
+  if (info.lod_tris[0] != info.tri_count)
+    {
+      wk_set_error (error, WK_ERROR_FORMAT, habs + 0x3d,
+                    "the LOD 0 strips make %u triangles, the header says "
+                    "tri_count %u", info.lod_tris[0], info.tri_count);
+      return FALSE;
+    }
+  for (int t = 0; t < 3; t++)
+    for (guint i = 0; i < pt.pos[t].n; i++)
+      {
+        const guint8 *p = pt.pos[t].p + 6 * i;
+        gfloat v[3];
+        for (int a = 0; a < 3; a++)
+          v[a] = (gfloat) ((gint64) wk_les16 (p + 2 * a) + pt.origin[t][a]) / 1024.0f;
+        g_array_append_vals (out->positions, v, 1);
+      }
+  g_array_append_val (out->patches, info);
+  return TRUE;
+}
+
+WkTfrags *
+wk_tfrags_parse (const guint8 *block, gsize size, gint64 base, guint lod,
+                 gint texture_count, GError **error)
+{
+  if (lod > 2)
+    {
+      wk_set_error (error, WK_ERROR_ARGUMENT, -1, "LOD %u: tfrags have 0, 1, 2", lod);
+      return NULL;
+    }
+  if (size < 12)
+    {
+      wk_set_error (error, WK_ERROR_FORMAT, base, "tfrags block of %"
+                    G_GSIZE_FORMAT " bytes has no header", size);
+      return NULL;
+    }
+  gint32 table = wk_les32 (block), count = wk_les32 (block + 4);
+  if (table < 12 || count < 0 || (guint64) table > size
+      || (guint64) count > (size - (gsize) table) / WK_TFRAG_HEADER)
+    {
+      wk_set_error (error, WK_ERROR_FORMAT, base,
+                    "table at 0x%x with %d patches does not fit the %"
+                    G_GSIZE_FORMAT "-byte block", table, count, size);
+      return NULL;
+    }
+  g_autoptr (WkTfrags) t = g_new0 (WkTfrags, 1);
+  t->lod = lod;
+  t->lod_distance = wk_lef32 (block + 8);
+  t->patches = g_array_sized_new (FALSE, FALSE, sizeof (WkTfragPatch), (guint) count);
+  t->positions = g_array_new (FALSE, FALSE, sizeof (gfloat[3]));
+  t->tris = g_array_new (FALSE, FALSE, sizeof (guint32[3]));
+  t->uv = g_array_new (FALSE, FALSE, sizeof (gfloat[6]));
+  t->color = g_array_new (FALSE, FALSE, sizeof (gfloat[12]));
+  t->texture = g_array_new (FALSE, FALSE, sizeof (gint32));
+  t->patch = g_array_new (FALSE, FALSE, sizeof (gint32));
+  for (gint32 i = 0; i < count; i++)
+    if (!parse_patch (block, size, base, (guint32) table, (guint) i, lod,
+                      texture_count, t, error))
+      {
+        wk_error_prefix (error, "tfrag patch %d", i);
+        return NULL;
+      }
+  return g_steal_pointer (&t);
+}
+
+void
+wk_rc2_texture_rgba (const guint8 *pixels, guint w, guint h,
+                     const guint8 *palette, guint8 *out)
+{
+  guint8 lut[256][4];
+  for (guint i = 0; i < 256; i++)
+    {
+      /* The GS stores a 256-colour CLUT with index bits 3 and 4 swapped. */
+      guint j = (((i & 0x10) >> 1) != (i & 0x08)) ? i ^ 0x18 : i;
+      memcpy (lut[i], palette + 4 * j, 4);
+      guint a = lut[i][3];
+      lut[i][3] = (guint8) (a < 0x80 ? a * 2 : 255);
+    }
+  for (gsize i = 0; i < (gsize) w * h; i++)
+    memcpy (out + 4 * i, lut[pixels[i]], 4);
+}

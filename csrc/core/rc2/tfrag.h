@@ -1,0 +1,74 @@
+/* RC2 tfrag terrain: the tfrags block at the start of core_data.
+ *
+ * Block: s32 table_offset (0x40), s32 patch count, f32 LOD distance; a
+ * table of 0x40-byte patch headers; per patch five VIF lists (LOD 2,
+ * common, LOD 1, LOD 0+1, LOD 0) holding the VU header, ad-gifs, vertex
+ * info, positions, strips and indices. See docs/formats/rc2.md. Every patch
+ * must reproduce its header's vert_count and tri_count. */
+#pragma once
+#include <glib.h>
+
+G_BEGIN_DECLS
+
+#define WK_TFRAG_HEADER 0x40u
+#define WK_TFRAG_VU_LIMIT 0x148u /* quadwords of VU memory per patch */
+
+typedef struct {
+  gfloat bsphere[4];
+  guint vert_count, tri_count;   /* as the header declares */
+  guint flags, ad_gifs, mip_dist, occl_index;
+  guint lod_tris[3];             /* decoded triangles of LOD 0, 1, 2 */
+  gsize offset;                  /* absolute offset of the patch data */
+} WkTfragPatch;
+
+typedef struct {
+  guint lod;
+  gfloat lod_distance;
+  GArray *patches;   /* WkTfragPatch */
+  GArray *positions; /* gfloat[3] per vertex, file space (Z up) */
+  GArray *tris;      /* guint32[3] per triangle, consistent winding */
+  GArray *uv;        /* gfloat[3][2] per triangle */
+  GArray *color;     /* gfloat[3][4] per triangle, 0x80 = 1.0 */
+  GArray *texture;   /* gint32 per triangle: tfrag texture index */
+  GArray *patch;     /* gint32 per triangle */
+} WkTfrags;
+
+/* Decode the block for one LOD (0..2). base: offset of block[0] for
+ * errors. texture_count >= 0 bounds the texture indices. */
+WkTfrags *wk_tfrags_parse (const guint8 *block, gsize size, gint64 base,
+                           guint lod, gint texture_count, GError **error);
+void wk_tfrags_free (WkTfrags *t);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (WkTfrags, wk_tfrags_free)
+
+/* One 8-bit paletted texture to RGBA: pixels w*h indices, palette 256
+ * little-endian RGBA32 in PS2 CLUT order (index bits 3 and 4 swapped),
+ * alpha 0x80 = opaque (scaled to 255). */
+void wk_rc2_texture_rgba (const guint8 *pixels, guint w, guint h,
+                          const guint8 *palette, guint8 *out);
+
+G_END_DECLS
+
+/* ---- writer ----------------------------------------------------------- */
+
+/* One patch to write: n vertices (positions in file units, UV, colour with
+ * 1.0 = 0x80), and triangle strips over them: strip i has strip_len[i]
+ * vertex indices (GS strip order) taken in turn from idx, and samples
+ * texture strip_tex[i]. Every LOD gets the same strips. */
+typedef struct {
+  const gfloat *pos;      /* n * 3 */
+  const gfloat *uv;       /* n * 2 */
+  const gfloat *color;    /* n * 4 */
+  guint n;
+  const guint32 *idx;
+  guint nidx;
+  const guint32 *strip_len;
+  const gint32 *strip_tex;
+  guint nstrips;
+} WkTfragMesh;
+
+/* A tfrags block holding one patch per mesh, in the game's list layout,
+ * read back with wk_tfrags_parse before it is returned. WK_ERROR_LIMIT when
+ * a mesh breaks a limit of the format (255 vertices / triangles, 127
+ * vertices per strip, s16 coordinates, VU memory of WK_TFRAG_VU_LIMIT). */
+GBytes *wk_tfrags_build (const WkTfragMesh *meshes, guint count,
+                         gfloat lod_distance, GError **error);

@@ -1,0 +1,170 @@
+/* wadkit._core.lz_*: WAD-LZ decompression, compression and validation. */
+#include "module.h"
+
+#include "../core/common/wk_error.h"
+#include "../core/lz/wk_lz.h"
+
+/* Decodes straight into a bytes object, grown (up to max_size) as needed;
+ * expected >= 0 sizes it once and demands exactly that many bytes. The
+ * stream lies at absolute offset base (for errors); context prefixes them. */
+PyObject *
+wk_lz_decompress_py (WkModState *st, const guint8 *src, gsize size, gint64 base,
+                     Py_ssize_t max_size, Py_ssize_t expected,
+                     const char *context)
+{
+  GError *error = NULL;
+  PyObject *out = NULL;
+  WkLzDecoder d;
+  if (!wk_lz_decoder_init (&d, src, size, base, &error))
+    goto fail;
+  if (expected > max_size)
+    {
+      wk_set_error (&error, WK_ERROR_FORMAT, base, "WAD-LZ stream declared to "
+                    "hold %zd bytes, more than the limit of %zd", expected,
+                    max_size);
+      goto fail;
+    }
+  Py_ssize_t declared = d.end - d.stream;
+  Py_ssize_t cap = expected >= 0 ? expected
+                                 : MIN (max_size, MAX (declared * 4, 1 << 16));
+  out = PyBytes_FromStringAndSize (NULL, cap);
+  for (;;)
+    {
+      if (out == NULL)
+        return NULL;
+      WkLzStatus status;
+      guint8 *buf = (guint8 *) PyBytes_AS_STRING (out);
+      Py_BEGIN_ALLOW_THREADS
+      status = wk_lz_decoder_run (&d, buf, (gsize) cap, &error);
+      Py_END_ALLOW_THREADS
+      if (status == WK_LZ_DONE)
+        break;
+      if (status == WK_LZ_ERROR)
+        goto fail;
+      if (expected >= 0 || cap >= max_size)
+        {
+          wk_set_error (&error, WK_ERROR_FORMAT, d.base + (d.ip - d.stream),
+                        "WAD-LZ stream decodes to more than %s %zd bytes",
+                        expected >= 0 ? "the declared" : "the limit of", cap);
+          goto fail;
+        }
+      cap = cap > max_size / 2 ? max_size : cap * 2;
+      if (_PyBytes_Resize (&out, cap) < 0)
+        return NULL;
+    }
+  if (expected >= 0 && (gsize) expected != d.produced)
+    {
+      wk_set_error (&error, WK_ERROR_FORMAT, base, "WAD-LZ stream decodes to "
+                    "%zu bytes, %zd declared", d.produced, expected);
+      goto fail;
+    }
+  if ((gsize) cap != d.produced)
+    _PyBytes_Resize (&out, (Py_ssize_t) d.produced);
+  return out;
+fail:
+  Py_XDECREF (out);
+  if (context)
+    wk_error_prefix (&error, "%s", context);
+  return wk_raise (st, error);
+}
+
+static PyObject *
+lz_decompress (PyObject *module, PyObject *args, PyObject *kwds)
+{
+  static char *kwlist[] = { "data", "max_size", "expected", NULL };
+  Py_buffer in;
+  Py_ssize_t max_size = (Py_ssize_t) 1 << 28, expected = -1;
+  if (!PyArg_ParseTupleAndKeywords (args, kwds, "y*|nn:lz_decompress", kwlist,
+                                    &in, &max_size, &expected))
+    return NULL;
+  PyObject *out = NULL;
+  if (max_size < 0)
+    PyErr_SetString (PyExc_ValueError, "max_size must be >= 0");
+  else
+    out = wk_lz_decompress_py (wk_state_from_module (module), in.buf,
+                               (gsize) in.len, 0, max_size, expected, NULL);
+  PyBuffer_Release (&in);
+  return out;
+}
+
+static PyObject *
+lz_compress (PyObject *module, PyObject *args, PyObject *kwds)
+{
+  static char *kwlist[] = { "data", "mode", NULL };
+  Py_buffer in;
+  const char *mode_name = "best";
+  if (!PyArg_ParseTupleAndKeywords (args, kwds, "y*|s:lz_compress", kwlist, &in,
+                                    &mode_name))
+    return NULL;
+  WkLzMode mode = WK_LZ_BEST;
+  if (strcmp (mode_name, "greedy") == 0)
+    mode = WK_LZ_GREEDY;
+  else if (strcmp (mode_name, "lazy") == 0)
+    mode = WK_LZ_LAZY;
+  else if (strcmp (mode_name, "best") != 0)
+    {
+      PyBuffer_Release (&in);
+      PyErr_SetString (PyExc_ValueError, "mode is 'best', 'lazy' or 'greedy'");
+      return NULL;
+    }
+  GError *error = NULL;
+  GBytes *res;
+  Py_BEGIN_ALLOW_THREADS
+  res = wk_lz_compress (in.buf, (gsize) in.len, mode, &error);
+  Py_END_ALLOW_THREADS
+  PyBuffer_Release (&in);
+  if (res == NULL)
+    return wk_raise (wk_state_from_module (module), error);
+  gsize size;
+  const void *data = g_bytes_get_data (res, &size);
+  PyObject *out = PyBytes_FromStringAndSize (data, (Py_ssize_t) size);
+  g_bytes_unref (res);
+  return out;
+}
+
+static PyObject *
+lz_validate (PyObject *module, PyObject *args, PyObject *kwds)
+{
+  static char *kwlist[] = { "data", "limit", NULL };
+  Py_buffer in;
+  unsigned int limit = 1000;
+  if (!PyArg_ParseTupleAndKeywords (args, kwds, "y*|I:lz_validate", kwlist, &in,
+                                    &limit))
+    return NULL;
+  GPtrArray *v;
+  Py_BEGIN_ALLOW_THREADS
+  v = wk_lz_validate (in.buf, (gsize) in.len, limit);
+  Py_END_ALLOW_THREADS
+  PyBuffer_Release (&in);
+  PyObject *list = PyList_New (v->len);
+  for (guint i = 0; list && i < v->len; i++)
+    {
+      PyObject *s = PyUnicode_FromString (g_ptr_array_index (v, i));
+      if (s == NULL)
+        Py_CLEAR (list);
+      else
+        PyList_SET_ITEM (list, i, s);
+    }
+  g_ptr_array_unref (v);
+  return list;
+}
+
+static PyMethodDef lz_methods[] = {
+  { "lz_decompress", (PyCFunction) (void (*) (void)) lz_decompress,
+    METH_VARARGS | METH_KEYWORDS,
+    "lz_decompress(data, max_size=1<<28, expected=-1) -> bytes" },
+  { "lz_compress", (PyCFunction) (void (*) (void)) lz_compress,
+    METH_VARARGS | METH_KEYWORDS,
+    "lz_compress(data, mode='best') -> bytes: a game-safe WAD-LZ stream "
+    "(mode 'lazy', 'greedy' or 'best' = the smaller of both)" },
+  { "lz_validate", (PyCFunction) (void (*) (void)) lz_validate,
+    METH_VARARGS | METH_KEYWORDS,
+    "lz_validate(data, limit=1000) -> [str]: rule violations, [] if clean" },
+  { NULL },
+};
+
+int
+wk_lz_register (PyObject *module, WkModState *st)
+{
+  return PyModule_AddFunctions (module, lz_methods);
+}

@@ -1,0 +1,190 @@
+/* wadkit._core.Rc2Level: the RC2 LEVEL<n>.WAD container, exposed to Python. */
+#include "module.h"
+
+#include "../core/rc2/rc2_level.h"
+
+typedef struct {
+  PyObject_HEAD
+  WkRc2Level *lvl;
+} Rc2LevelObject;
+
+static PyObject *
+rc2_level_new (PyTypeObject *type, PyObject *args, PyObject *kwds)
+{
+  static char *kwlist[] = { "source", NULL };
+  PyObject *source;
+  if (!PyArg_ParseTupleAndKeywords (args, kwds, "O:Rc2Level", kwlist, &source))
+    return NULL;
+  WkModState *st = wk_state_from_type (type);
+  if (st == NULL)
+    return NULL;
+  GError *error = NULL;
+  GBytes *bytes = wk_source_bytes (source, &error);
+  if (bytes == NULL)
+    return PyErr_Occurred () ? NULL : wk_raise (st, error);
+  WkRc2Level *lvl;
+  Py_BEGIN_ALLOW_THREADS
+  lvl = wk_rc2_level_parse (bytes, &error);
+  Py_END_ALLOW_THREADS
+  g_bytes_unref (bytes);
+  if (lvl == NULL)
+    return wk_raise (st, error);
+  Rc2LevelObject *self = (Rc2LevelObject *) type->tp_alloc (type, 0);
+  if (self == NULL)
+    {
+      wk_rc2_level_free (lvl);
+      return NULL;
+    }
+  self->lvl = lvl;
+  return (PyObject *) self;
+}
+
+static void
+rc2_level_dealloc (Rc2LevelObject *self)
+{
+  PyTypeObject *tp = Py_TYPE (self);
+  g_clear_pointer (&self->lvl, wk_rc2_level_free);
+  tp->tp_free ((PyObject *) self);
+  Py_DECREF (tp);
+}
+
+static int
+rc2_level_getbuffer (Rc2LevelObject *self, Py_buffer *view, int flags)
+{
+  gsize size = 0;
+  const void *data = g_bytes_get_data (self->lvl->bytes, &size);
+  return PyBuffer_FillInfo (view, (PyObject *) self, (void *) data,
+                            (Py_ssize_t) size, 1, flags);
+}
+
+/* d[key] = value, stealing value; -1 on failure. */
+static int
+put (PyObject *d, const char *key, PyObject *value)
+{
+  int rc = value ? PyDict_SetItemString (d, key, value) : -1;
+  Py_XDECREF (value);
+  return rc;
+}
+
+static PyObject *
+rc2_level_header (Rc2LevelObject *self, void *closure)
+{
+  const WkRc2Level *l = self->lvl;
+  return Py_BuildValue ("{sIsisisi}", "header_size", l->header_size, "sector",
+                        l->sector, "id", l->id, "reverb", l->reverb);
+}
+
+static PyObject *
+rc2_level_extents (Rc2LevelObject *self, void *closure)
+{
+  PyObject *d = PyDict_New ();
+  for (guint i = 0; d && i < self->lvl->n_extents; i++)
+    {
+      const WkRc2Extent *x = &self->lvl->extents[i];
+      if (put (d, x->name, Py_BuildValue ("(nnii)", (Py_ssize_t) x->offset,
+                                          (Py_ssize_t) x->size, x->sector,
+                                          x->sectors)) < 0)
+        Py_CLEAR (d);
+    }
+  return d;
+}
+
+static PyObject *
+rc2_level_sections (Rc2LevelObject *self, void *closure)
+{
+  PyObject *d = PyDict_New ();
+  for (guint i = 0; d && i < WK_RC2_SECTIONS; i++)
+    {
+      const WkRc2Section *s = &self->lvl->sections[i];
+      if (put (d, s->name, Py_BuildValue ("(nn)", (Py_ssize_t) s->offset,
+                                          (Py_ssize_t) s->size)) < 0)
+        Py_CLEAR (d);
+    }
+  return d;
+}
+
+static PyObject *
+rc2_level_core_header (Rc2LevelObject *self, void *closure)
+{
+  PyObject *d = PyDict_New ();
+  for (const WkRc2CoreField *f = wk_rc2_core_fields; d && f->name; f++)
+    {
+      gint32 v = WK_RC2_CORE (self->lvl, f->offset);
+      PyObject *value = f->is_range
+          ? Py_BuildValue ("(ii)", v, WK_RC2_CORE (self->lvl, f->offset + 4))
+          : PyLong_FromLong (v);
+      if (put (d, f->name, value) < 0)
+        Py_CLEAR (d);
+    }
+  return d;
+}
+
+static PyObject *
+rc2_level_decompress (Rc2LevelObject *self, PyObject *args, PyObject *kwds)
+{
+  static char *kwlist[] = { "name", "max_size", NULL };
+  const char *name;
+  Py_ssize_t max_size = (Py_ssize_t) 1 << 28;
+  if (!PyArg_ParseTupleAndKeywords (args, kwds, "s|n:decompress", kwlist, &name,
+                                    &max_size))
+    return NULL;
+  WkModState *st = wk_state_from_type (Py_TYPE (self));
+  if (st == NULL)
+    return NULL;
+  GError *error = NULL;
+  gsize off, size;
+  gint64 expected;
+  if (!wk_rc2_stream (self->lvl, name, &off, &size, &expected, &error))
+    return wk_raise (st, error);
+  g_autofree gchar *ctx = g_strdup_printf ("RC2 %s", name);
+  return wk_lz_decompress_py (st, wk_rc2_data (self->lvl) + off, size,
+                              (gint64) off, max_size, (Py_ssize_t) expected, ctx);
+}
+
+static PyGetSetDef rc2_level_getset[] = {
+  { "header", (getter) rc2_level_header, NULL,
+    "{header_size, sector, id, reverb} of the level header", NULL },
+  { "extents", (getter) rc2_level_extents, NULL,
+    "{name: (byte offset, byte size, sector, sector count)}", NULL },
+  { "sections", (getter) rc2_level_sections, NULL,
+    "{name: (absolute byte offset, byte size)} of the data extent's pairs", NULL },
+  { "core_header", (getter) rc2_level_core_header, NULL,
+    "the 0xbc-byte core header: {name: int or (count, offset)}", NULL },
+  { NULL },
+};
+
+static PyMethodDef rc2_level_methods[] = {
+  { "decompress", (PyCFunction) (void (*) (void)) rc2_level_decompress,
+    METH_VARARGS | METH_KEYWORDS,
+    "decompress(name, max_size=1<<28) -> bytes: 'core_data', 'gameplay' or "
+    "'gameplay_pal', checked against the size the container declares" },
+  { NULL },
+};
+
+static PyType_Slot rc2_level_slots[] = {
+  { Py_tp_new, rc2_level_new },
+  { Py_tp_dealloc, rc2_level_dealloc },
+  { Py_tp_getset, rc2_level_getset },
+  { Py_tp_methods, rc2_level_methods },
+  { Py_bf_getbuffer, rc2_level_getbuffer },
+  { Py_tp_doc, "Rc2Level(source): an RC2 LEVEL<n>.WAD, parsed and cross-checked. "
+               "source is a path (memory-mapped) or bytes-like (copied); the "
+               "object exposes the whole file through the buffer protocol." },
+  { 0, NULL },
+};
+
+static PyType_Spec rc2_level_spec = {
+  .name = "wadkit._core.Rc2Level",
+  .basicsize = sizeof (Rc2LevelObject),
+  .flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_IMMUTABLETYPE,
+  .slots = rc2_level_slots,
+};
+
+int
+wk_rc2_register (PyObject *module, WkModState *st)
+{
+  st->Rc2LevelType = PyType_FromModuleAndSpec (module, &rc2_level_spec, NULL);
+  if (st->Rc2LevelType == NULL)
+    return -1;
+  return PyModule_AddObjectRef (module, "Rc2Level", st->Rc2LevelType);
+}

@@ -1,0 +1,212 @@
+/* wadkit._core.tfrag_parse / tfrag_texture: RC2 terrain to NumPy. */
+#include "module.h"
+
+#include "wk_numpy.h"
+#include "../core/rc2/tfrag.h"
+
+/* A new C-contiguous array with a copy of a GArray's contents. */
+static PyObject *
+to_array (GArray *a, int nd, npy_intp *dims, int type)
+{
+  PyObject *arr = PyArray_SimpleNew (nd, dims, type);
+  if (arr != NULL && a->len)
+    memcpy (PyArray_DATA ((PyArrayObject *) arr), a->data,
+            (gsize) a->len * g_array_get_element_size (a));
+  return arr;
+}
+
+static int
+put (PyObject *d, const char *key, PyObject *value)
+{
+  int rc = value ? PyDict_SetItemString (d, key, value) : -1;
+  Py_XDECREF (value);
+  return rc;
+}
+
+static PyObject *
+patch_dict (const WkTfragPatch *p)
+{
+  return Py_BuildValue ("{sIsIs(ffff)sIsIsIsIs(III)sn}", "vert_count",
+                        p->vert_count, "tri_count", p->tri_count, "bsphere",
+                        p->bsphere[0], p->bsphere[1], p->bsphere[2],
+                        p->bsphere[3], "flags", p->flags, "ad_gifs", p->ad_gifs,
+                        "mip_dist", p->mip_dist, "occl_index", p->occl_index,
+                        "lod_tris", p->lod_tris[0], p->lod_tris[1],
+                        p->lod_tris[2], "offset", (Py_ssize_t) p->offset);
+}
+
+static PyObject *
+tfrag_parse (PyObject *module, PyObject *args, PyObject *kwds)
+{
+  static char *kwlist[] = { "block", "lod", "texture_count", "base", NULL };
+  Py_buffer in;
+  unsigned int lod = 0;
+  int texture_count = -1;
+  long long base = 0;
+  if (!PyArg_ParseTupleAndKeywords (args, kwds, "y*|IiL:tfrag_parse", kwlist,
+                                    &in, &lod, &texture_count, &base))
+    return NULL;
+  GError *error = NULL;
+  WkTfrags *t;
+  Py_BEGIN_ALLOW_THREADS
+  t = wk_tfrags_parse (in.buf, (gsize) in.len, base, lod, texture_count, &error);
+  Py_END_ALLOW_THREADS
+  PyBuffer_Release (&in);
+  if (t == NULL)
+    return wk_raise (wk_state_from_module (module), error);
+  PyObject *d = PyDict_New ();
+  npy_intp nv = t->positions->len, nt = t->tris->len;
+  npy_intp d_pos[2] = { nv, 3 }, d_tri[2] = { nt, 3 };
+  npy_intp d_uv[3] = { nt, 3, 2 }, d_col[3] = { nt, 3, 4 }, d_one[1] = { nt };
+  PyObject *patches = PyList_New (t->patches->len);
+  for (guint i = 0; patches && i < t->patches->len; i++)
+    {
+      PyObject *p = patch_dict (&g_array_index (t->patches, WkTfragPatch, i));
+      if (p == NULL)
+        Py_CLEAR (patches);
+      else
+        PyList_SET_ITEM (patches, i, p);
+    }
+  if (d == NULL
+      || put (d, "positions", to_array (t->positions, 2, d_pos, NPY_FLOAT32)) < 0
+      || put (d, "triangles", to_array (t->tris, 2, d_tri, NPY_UINT32)) < 0
+      || put (d, "uv", to_array (t->uv, 3, d_uv, NPY_FLOAT32)) < 0
+      || put (d, "color", to_array (t->color, 3, d_col, NPY_FLOAT32)) < 0
+      || put (d, "texture", to_array (t->texture, 1, d_one, NPY_INT32)) < 0
+      || put (d, "patch", to_array (t->patch, 1, d_one, NPY_INT32)) < 0
+      || put (d, "patches", patches) < 0
+      || put (d, "lod_distance", PyFloat_FromDouble (t->lod_distance)) < 0)
+    Py_CLEAR (d);
+  wk_tfrags_free (t);
+  return d;
+}
+
+/* tfrag_texture(pixels, width, height, palette) -> (H, W, 4) uint8 */
+static PyObject *
+tfrag_texture (PyObject *module, PyObject *args)
+{
+  Py_buffer px, pal;
+  unsigned int w, h;
+  if (!PyArg_ParseTuple (args, "y*IIy*:tfrag_texture", &px, &w, &h, &pal))
+    return NULL;
+  PyObject *arr = NULL;
+  if ((guint64) w * h > (guint64) px.len || pal.len < 1024 || w > 4096 || h > 4096)
+    PyErr_Format (PyExc_ValueError, "%ux%u pixels need %llu bytes (%zd given) "
+                  "and a 1024-byte palette (%zd given)", w, h,
+                  (unsigned long long) w * h, px.len, pal.len);
+  else
+    {
+      npy_intp dims[3] = { h, w, 4 };
+      arr = PyArray_SimpleNew (3, dims, NPY_UINT8);
+      if (arr != NULL)
+        {
+          guint8 *out = PyArray_DATA ((PyArrayObject *) arr);
+          Py_BEGIN_ALLOW_THREADS
+          wk_rc2_texture_rgba (px.buf, w, h, pal.buf, out);
+          Py_END_ALLOW_THREADS
+        }
+    }
+  PyBuffer_Release (&px);
+  PyBuffer_Release (&pal);
+  return arr;
+}
+
+/* tfrag_build([(pos, uv, color, idx, strip_len, strip_tex), ...],
+ * lod_distance) -> bytes. Arrays: contiguous float32 (n,3), (n,2), (n,4),
+ * uint32 indices, uint32 strip lengths, int32 strip textures. */
+static PyObject *
+tfrag_build (PyObject *module, PyObject *args)
+{
+  PyObject *seq;
+  float lod_distance = 32.0f;
+  if (!PyArg_ParseTuple (args, "O|f:tfrag_build", &seq, &lod_distance))
+    return NULL;
+  PyObject *fast = PySequence_Fast (seq, "meshes must be a sequence");
+  if (fast == NULL)
+    return NULL;
+  Py_ssize_t count = PySequence_Fast_GET_SIZE (fast);
+  WkTfragMesh *meshes = g_new0 (WkTfragMesh, MAX (count, 1));
+  Py_buffer *views = g_new0 (Py_buffer, 6 * MAX (count, 1));
+  Py_ssize_t held = 0;
+  PyObject *result = NULL;
+  static const gsize width[6] = { 12, 8, 16, 4, 4, 4 };
+  for (Py_ssize_t m = 0; m < count; m++)
+    {
+      PyObject *item = PySequence_Fast_GET_ITEM (fast, m);
+      if (!PyTuple_Check (item) || PyTuple_GET_SIZE (item) != 6)
+        {
+          PyErr_Format (PyExc_TypeError, "mesh %zd: a 6-tuple of arrays", m);
+          goto done;
+        }
+      for (int k = 0; k < 6; k++)
+        {
+          if (PyObject_GetBuffer (PyTuple_GET_ITEM (item, k), &views[held],
+                                  PyBUF_C_CONTIGUOUS) < 0)
+            goto done;
+          held++;
+        }
+      Py_buffer *v = &views[held - 6];
+      WkTfragMesh *x = &meshes[m];
+      for (int k = 0; k < 6; k++)
+        if (v[k].len % width[k])
+          {
+            PyErr_Format (PyExc_ValueError, "mesh %zd: array %d has %zd bytes",
+                          m, k, v[k].len);
+            goto done;
+          }
+      x->n = (guint) (v[0].len / 12);
+      if ((gsize) v[1].len / 8 != x->n || (gsize) v[2].len / 16 != x->n
+          || v[4].len != v[5].len)
+        {
+          PyErr_Format (PyExc_ValueError, "mesh %zd: positions, uv, color "
+                        "or strip arrays disagree in length", m);
+          goto done;
+        }
+      x->pos = v[0].buf;
+      x->uv = v[1].buf;
+      x->color = v[2].buf;
+      x->idx = v[3].buf;
+      x->nidx = (guint) (v[3].len / 4);
+      x->strip_len = v[4].buf;
+      x->strip_tex = v[5].buf;
+      x->nstrips = (guint) (v[4].len / 4);
+    }
+  GError *error = NULL;
+  GBytes *out;
+  Py_BEGIN_ALLOW_THREADS
+  out = wk_tfrags_build (meshes, (guint) count, lod_distance, &error);
+  Py_END_ALLOW_THREADS
+  if (out == NULL)
+    wk_raise (wk_state_from_module (module), error);
+  else
+    {
+      gsize size;
+      const void *data = g_bytes_get_data (out, &size);
+      result = PyBytes_FromStringAndSize (data, (Py_ssize_t) size);
+      g_bytes_unref (out);
+    }
+done:
+  for (Py_ssize_t i = 0; i < held; i++)
+    PyBuffer_Release (&views[i]);
+  g_free (views);
+  g_free (meshes);
+  Py_DECREF (fast);
+  return result;
+}
+
+static PyMethodDef tfrag_methods[] = {
+  { "tfrag_build", tfrag_build, METH_VARARGS,
+    "tfrag_build(meshes, lod_distance=32.0) -> bytes: a tfrags block" },
+  { "tfrag_parse", (PyCFunction) (void (*) (void)) tfrag_parse,
+    METH_VARARGS | METH_KEYWORDS,
+    "tfrag_parse(block, lod=0, texture_count=-1, base=0) -> dict of arrays" },
+  { "tfrag_texture", tfrag_texture, METH_VARARGS,
+    "tfrag_texture(pixels, width, height, palette) -> (H, W, 4) uint8 RGBA" },
+  { NULL },
+};
+
+int
+wk_rc2_tfrag_register (PyObject *module, WkModState *st)
+{
+  return PyModule_AddFunctions (module, tfrag_methods);
+}

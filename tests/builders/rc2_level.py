@@ -1,0 +1,118 @@
+"""RC2 LEVEL<n>.WAD fixtures built from the spec (docs/formats/rc2.md),
+plain Python + struct. Compressed parts come from the tests' own WAD-LZ
+builder (builders.wadlz), never from wadkit's C encoder.
+
+Default layout (offsets in bytes):
+    0x0000  level header (0x60, or 0x68 variant), padded to a sector
+    0x0800  data extent (sector 1): 0x58-byte pair table, then sections at
+            DATA_SECTIONS offsets; core_data is a WAD-LZ stream
+    then    sound_bank, gameplay (WAD-LZ), occlusion, a sector or more each
+"""
+from __future__ import annotations
+
+import struct
+
+from . import wadlz
+
+SECTOR = 2048
+
+# core_data regions (offsets into the decompressed core data)
+CORE_SIZE = 0x3000
+REGIONS = {"tfrags": 0x0, "occlusion": 0x1000, "sky": 0x1400,
+           "collision": 0x1800, "textures_base": 0x2000}
+CORE_OFFSETS = {"tfrags": 0x08, "occlusion": 0x0C, "sky": 0x10,
+                "collision": 0x14, "textures_base": 0x60}
+
+
+def pad_sector(b: bytes) -> bytes:
+    return b + bytes(-len(b) % SECTOR)
+
+
+def core_plain() -> bytes:
+    """Decompressed core data: each region filled with its own pattern."""
+    out = bytearray(CORE_SIZE)
+    for i in range(CORE_SIZE):
+        region = sum(i >= v for v in REGIONS.values())
+        out[i] = (region * 40 + (i % (region + 3))) & 0xFF
+    return bytes(out)
+
+
+def gameplay_plain() -> bytes:
+    """Ten distinct bytes, then eight of them again 10 back (a little match
+    right after the opening literal run, as in the spec record's dump:
+    `07 50 01 ...`), then records."""
+    head = b"0123456789" + b"01234567" + b"X"
+    return head + b"".join(struct.pack("<IIff", i, i * 3, i * 0.25, -i * 1.5)
+                           for i in range(300))
+
+
+def core_header(fields: dict[int, int]) -> bytes:
+    h = bytearray(0xBC)
+    for off, value in fields.items():
+        struct.pack_into("<i", h, off, value)
+    return bytes(h)
+
+
+def level(*, variant: int = 0x60, level_id: int = 30, reverb: int = 5,
+          core: bytes | None = None, core_stream: bytes | None = None,
+          core_fields: dict[int, int] | None = None,
+          gameplay: bytes | None = None,
+          index_tail: bytes = bytes(range(0x44))) -> tuple[bytes, dict]:
+    """A whole level file and a dict of where things went."""
+    core = core_plain() if core is None else core
+    stream = wadlz.greedy_compress(core) if core_stream is None else core_stream
+    fields = {0x00: 1, 0x04: 0xBC,               # gs_ram {count, offset}
+              0x30: 2, 0x34: 0xC0,               # tfrag_textures {count, offset}
+              0x88: len(stream), 0x8C: len(core)}
+    for name, off in CORE_OFFSETS.items():
+        fields[off] = REGIONS[name]
+    fields.update(core_fields or {})
+    assert len(index_tail) == 0x44
+    core_index = core_header(fields) + index_tail             # 0x100 bytes
+
+    # data extent: pair table, then the sections 0x10-aligned
+    sections = [("overlay", b"\xab" * 0x20), ("core_index", core_index),
+                ("gs_ram", bytes(range(256)) * 4), ("hud_header", b"H" * 0x10),
+                ("hud_bank0", b"B" * 0x20), ("hud_bank1", b""),
+                ("hud_bank2", b""), ("hud_bank3", b""), ("hud_bank4", b""),
+                ("core_data", stream), ("transition_textures", b"T" * 0x30)]
+    table = bytearray(0x58)
+    body = bytearray()
+    where = {}
+    pos = 0x60
+    for i, (name, blob) in enumerate(sections):
+        if blob:
+            struct.pack_into("<ii", table, 8 * i, pos, len(blob))
+            where[name] = (pos, len(blob))
+            body += bytes(pos - 0x58 - len(body)) + blob
+            pos = 0x58 + len(body)
+            pos += -pos % 0x10
+    data = bytes(table) + bytes(body)
+
+    plain_gp = gameplay_plain() if gameplay is None else gameplay
+    gp = wadlz.greedy_compress(plain_gp)
+    extents = [("data", data), ("sound_bank", b"\0" * 0x18 + b"SBlk" + b"\1" * 0x1e4),
+               ("gameplay", gp), ("occlusion", bytes(range(256)))]
+    hsize = variant
+    head = bytearray(hsize)
+    struct.pack_into("<iii", head, 0, hsize, 1234, level_id)
+    slot = ({"data": 0x10, "sound_bank": 0x18, "gameplay": 0x20, "occlusion": 0x28}
+            if variant == 0x60 else
+            {"data": 0x0C, "sound_bank": 0x14, "gameplay": 0x1C,
+             "gameplay_pal": 0x24, "occlusion": 0x2C})
+    struct.pack_into("<i", head, 0x0C if variant == 0x60 else 0x4C, reverb)
+    out = bytearray(pad_sector(bytes(head)))
+    ext_where = {}
+    for name, blob in extents:
+        sector, count = len(out) // SECTOR, (len(blob) + SECTOR - 1) // SECTOR
+        struct.pack_into("<ii", head, slot[name], sector, count)
+        ext_where[name] = (sector, count)
+        out += pad_sector(blob)
+    if variant == 0x68:                      # PAL gameplay: same stream again
+        sector, count = ext_where["gameplay"]
+        struct.pack_into("<ii", head, slot["gameplay_pal"], sector, count)
+        ext_where["gameplay_pal"] = (sector, count)
+    out[:hsize] = head
+    return bytes(out), {"sections": where, "extents": ext_where,
+                        "core": core, "core_stream": stream,
+                        "gameplay": plain_gp, "gameplay_stream": gp}
