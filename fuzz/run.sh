@@ -10,13 +10,16 @@ out=build/fuzz
 mkdir -p "$out/corpus/$name" "$out/crashes/$name" "$out/logs" "$out/seeds/$name"
 dict=""
 [ -f "fuzz/$name.dict" ] && dict="-dict=fuzz/$name.dict"
+# fuzz/NAME.options: extra libFuzzer options for one harness (e.g. -max_len)
+opts=""
+[ -f "fuzz/$name.options" ] && opts=$(cat "fuzz/$name.options")
 log="$out/logs/$name.log"
 echo "fuzz $name: ${seconds}s (log $log)"
 rc=0
 ASAN_OPTIONS=abort_on_error=1:detect_leaks=1:allocator_may_return_null=0 \
 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
 "$out/fuzz_$name" -max_total_time="$seconds" -timeout=5 -rss_limit_mb=1024 \
-  -max_len="${FUZZ_MAX_LEN:-16384}" -print_final_stats=1 $dict \
+  -max_len="${FUZZ_MAX_LEN:-16384}" -print_final_stats=1 $dict $opts \
   -artifact_prefix="$out/crashes/$name/" "$@" \
   "$out/corpus/$name" "$out/seeds/$name" >"$log" 2>&1 || rc=$?
 grep -E '^(stat::number_of_executed_units|stat::peak_rss_mb)|^#[0-9]+[[:space:]]+DONE' "$log" | sed "s/^/  $name /" || true

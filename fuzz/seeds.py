@@ -16,6 +16,9 @@ from builders import eng_collision as C  # noqa: E402
 from builders import eng_level as L  # noqa: E402
 from builders import eng_text as T  # noqa: E402
 from builders import eng_wad as eng  # noqa: E402
+from builders import rc2_level as R  # noqa: E402
+from builders import tfrag as TF  # noqa: E402
+from builders import wadlz as LZ  # noqa: E402
 
 
 def eng_wad_seeds() -> dict[str, bytes]:
@@ -111,7 +114,34 @@ def eng_map_seeds() -> dict[str, bytes]:
     }
 
 
+def lz_seeds() -> dict[str, bytes]:
+    text = b"The quick brown fox jumps over the lazy dog. " * 40
+    return {
+        "literals": LZ.stream(LZ.run(b"hello, world")),
+        "little": LZ.stream(LZ.run(b"abcdefgh") + LZ.little(5, 8)),
+        "medium": LZ.stream(LZ.run(bytes(range(64))) + LZ.medium(40, 64, b"xy")),
+        "greedy_text": LZ.greedy_compress(text),
+        "greedy_bytes": LZ.greedy_compress(bytes(range(256)) * 8 + bytes(300)),
+        "plain_text": text[:300],
+    }
+
+
+def rc2_level_seeds() -> dict[str, bytes]:
+    return {"ntsc": R.level()[0], "pal": R.level(variant=0x68)[0]}
+
+
+def rc2_tfrag_seeds() -> dict[str, bytes]:
+    return {
+        "one": TF.block([TF.grid_patch(0, 0, w=2, h=1)]),
+        "two_lod_split": TF.block([TF.grid_patch(0, 0, w=3, h=3, lod_split=True),
+                                   TF.grid_patch(4, 0, w=2, h=2, texture=1)]),
+    }
+
+
 SEEDS = {
+    "lz": lz_seeds,
+    "rc2_level": rc2_level_seeds,
+    "rc2_tfrag": rc2_tfrag_seeds,
     "eng_wad": eng_wad_seeds,
     "eng_trak": eng_trak_seeds,
     "eng_stpc": eng_stpc_seeds,
