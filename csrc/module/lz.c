@@ -82,7 +82,8 @@ lz_decompress (PyObject *module, PyObject *args, PyObject *kwds)
     PyErr_SetString (PyExc_ValueError, "max_size must be >= 0");
   else
     out = wk_lz_decompress_py (wk_state_from_module (module), in.buf,
-                               (gsize) in.len, 0, max_size, expected, NULL);
+                               (gsize) in.len, 0, max_size, expected,
+                               "WAD-LZ stream"); /* .context is never empty */
   PyBuffer_Release (&in);
   return out;
 }

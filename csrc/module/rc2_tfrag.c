@@ -2,6 +2,7 @@
 #include "module.h"
 
 #include "wk_numpy.h"
+#include "../core/common/wk_error.h"
 #include "../core/rc2/tfrag.h"
 
 /* A new C-contiguous array with a copy of a GArray's contents. */
@@ -53,7 +54,10 @@ tfrag_parse (PyObject *module, PyObject *args, PyObject *kwds)
   Py_END_ALLOW_THREADS
   PyBuffer_Release (&in);
   if (t == NULL)
-    return wk_raise (wk_state_from_module (module), error);
+    {
+      wk_error_prefix (&error, "RC2 tfrags"); /* .context is never empty */
+      return wk_raise (wk_state_from_module (module), error);
+    }
   PyObject *d = PyDict_New ();
   npy_intp nv = t->positions->len, nt = t->tris->len;
   npy_intp d_pos[2] = { nv, 3 }, d_tri[2] = { nt, 3 };
