@@ -64,7 +64,8 @@ include fuzz/fuzz.mk
 # A representative pytest subset under valgrind memcheck (plain build);
 # fails on any error or definite leak with a frame in wadkit's extension.
 VALGRIND_TESTS ?= tests/test_eng_container.py tests/test_hostile.py \
-  tests/test_leaks_threads.py -k "not 250k and not MiB and not memory_bound and not releases_the_gil and not thousand"
+  tests/test_leaks_threads.py tests/test_fuzz_regressions.py -m "not slow" \
+  -k "not memory_bound and not releases_the_gil and not thousand"
 valgrind: build
 	@which valgrind >/dev/null || { echo "valgrind is not installed (tools/install-system-deps.sh)" >&2; exit 1; }
 	mkdir -p build

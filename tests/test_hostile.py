@@ -64,7 +64,8 @@ def check_outcome(case, data, result, caught):
         assert case.expect.check(result) is not False
 
 
-@pytest.mark.parametrize("case", CASES, ids=[c.id for c in CASES])
+@pytest.mark.parametrize("case", [pytest.param(c, marks=pytest.mark.slow) if c.max_mb else c
+                                  for c in CASES], ids=[c.id for c in CASES])
 def test_hostile_input(case):
     data = case.make()
     result, caught, elapsed = run_case(case, data)
