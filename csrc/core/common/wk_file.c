@@ -137,7 +137,17 @@ save_tmpfile (const char *path, const guint8 *data, gsize size, int mode,
   if (ok && fsync (fd) != 0)
     ok = FALSE, e = errno, step = "fsync";
   if (ok && !link_temp (fd, dirfd, base, &tmp_name, &e))
-    ok = FALSE, step = "link the temporary file";
+    {
+      if (e == ENOENT || e == EPERM)
+        {
+          /* no /proc and no CAP_DAC_READ_SEARCH: the file cannot be
+           * named; closing drops it, the fallback writes again */
+          close (fd);
+          close (dirfd);
+          return SAVE_UNSUPPORTED;
+        }
+      ok = FALSE, step = "link the temporary file";
+    }
   close (fd);
   if (ok && renameat (dirfd, tmp_name, dirfd, base) != 0)
     {
