@@ -38,6 +38,7 @@ sanitize: deps
 	rm -rf $(SAN_DIR) && mkdir -p $(SAN_DIR)/wadkit
 	WADKIT_SANITIZE=1 $(VPY) setup.py -q build_ext -b $(SAN_DIR) -t $(SAN_DIR)/tmp
 	cp wadkit/*.py wadkit/py.typed $(SAN_DIR)/wadkit/
+	cp -r wadkit/export $(SAN_DIR)/wadkit/
 	PYTHONPATH=$(CURDIR)/$(SAN_DIR) PYTHONMALLOC=malloc \
 	  LD_PRELOAD="$$(gcc -print-file-name=libasan.so) $$(gcc -print-file-name=libubsan.so)" \
 	  ASAN_OPTIONS=detect_leaks=1:abort_on_error=1:strict_string_checks=1 \
@@ -46,10 +47,9 @@ sanitize: deps
 	  $(PYTEST) tests -q -p no:cacheprovider; rc=$$?; \
 	  if [ $$rc -eq 5 ]; then echo "no tests collected" >&2; exit 1; fi; exit $$rc
 
+# The sample levels (wadkit/demo.py, no game data): WAD, .glb, PNG pages.
 demo: build
-	mkdir -p build/demo
-	PYTHONPATH=$(CURDIR)/tests $(VPY) -c "from builders import eng_wad; \
-	  open('build/demo/sample_eng.wad', 'wb').write(eng_wad.sample_wad())"
+	PYTHONPATH=$(CURDIR) $(VPY) -m wadkit demo build/demo
 	PYTHONPATH=$(CURDIR) $(VPY) -m wadkit info build/demo/sample_eng.wad
 
 # `pip install .` in an isolated build, as a user would.

@@ -9,6 +9,7 @@ import tempfile
 import warnings
 
 from . import FormatError, LimitError, WadWarning
+from . import commands
 from .detect import open as open_level
 
 
@@ -74,15 +75,29 @@ def cmd_lz(args) -> int:
     return 0
 
 
+def _print_counts(info: dict) -> None:
+    counts = info.get("counts") or {}
+    shown = [f"{k.replace('_', ' ')} "
+             f"{'x'.join(map(str, v)) if isinstance(v, list) else v}"
+             for k, v in counts.items() if k != "errors"]
+    if shown:
+        print("  counts: " + ", ".join(shown))
+    for e in counts.get("errors", []):
+        print(f"  unreadable: {e}")
+
+
 def cmd_info(args) -> int:
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", WadWarning)  # listed in the output
-        info = open_level(args.file).info()
+        lvl = open_level(args.file)
+        info = lvl.info()
+    info["counts"] = commands.level_counts(lvl)
     if args.json:
         json.dump(info, sys.stdout, indent=2)
         print()
     else:
         (_print_rc2_info if info["format"] == "rc2" else _print_info)(info)
+        _print_counts(info)
     return 0
 
 
@@ -103,6 +118,7 @@ def build_parser() -> argparse.ArgumentParser:
     lzp.add_argument("--max-size", type=int, default=1 << 28,
                      help="refuse to decompress more bytes (default 256 MiB)")
     lzp.set_defaults(func=cmd_lz)
+    commands.register(sub)
     return p
 
 
@@ -110,7 +126,10 @@ def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     try:
         return args.func(args)
-    except (FormatError, LimitError, OSError) as exc:
+    except BrokenPipeError:      # the reader went away (`| head`): quietly
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 1
+    except commands.EXPECTED as exc:
         if args.debug:
             raise
         print(f"wadkit: {getattr(args, 'file', '')}: {exc}", file=sys.stderr)

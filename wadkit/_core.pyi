@@ -1,0 +1,177 @@
+# Typed stubs for the C extension wadkit._core (csrc/module/).
+# Keep in sync with the binding: tests/test_stubs.py compares both ways.
+import os
+import sys
+from collections.abc import Mapping, Sequence
+from typing import Any, Final, final
+
+import numpy as np
+from numpy.typing import NDArray
+
+from typing_extensions import Buffer
+
+glib_version: Final[tuple[int, int, int]]
+
+class WadError(Exception):
+    """Base class of every wadkit error."""
+
+class FormatError(WadError, ValueError):
+    """The input breaks its format."""
+    offset: int | None   # absolute byte offset in the file, or None
+    context: str         # where, e.g. "ENG WAD chunk TRAK > model 12"
+
+class LimitError(WadError, ValueError):
+    """A write the game could not load; nothing was written."""
+    offset: int | None
+    context: str
+
+class WadWarning(UserWarning):
+    """A tolerated oddity in a file (kept as it is)."""
+
+@final
+class EngWad:
+    """An ENG level WAD's chunk table; the whole file via the buffer protocol
+    (memoryview(wad) is the file's bytes)."""
+    def __new__(cls, source: str | os.PathLike[str] | Buffer) -> EngWad: ...
+    @property
+    def chunks(self) -> list[tuple[str, int, int, int]]:
+        """(name, header offset, payload size, stored size field), file order."""
+    @property
+    def warnings(self) -> list[str]: ...
+    @property
+    def declared_length(self) -> int: ...
+    @property
+    def end(self) -> int: ...
+    @property
+    def size(self) -> int: ...
+    def build(self, replacements: Mapping[int, Buffer] | None = None) -> bytes: ...
+    def save(self, path: str | os.PathLike[str],
+             replacements: Mapping[int, Buffer] | None = None) -> None: ...
+    if sys.version_info >= (3, 12):
+        def __buffer__(self, flags: int, /) -> memoryview: ...
+
+@final
+class EngText:
+    """A parsed ENG TEXT payload (palettes, pages, texture table, effects)."""
+    def __new__(cls, payload: Buffer, base_offset: int = 0) -> EngText: ...
+    @property
+    def pages(self) -> list[tuple[str, int, int, int, int, bool, bool]]:
+        """(kind, flags, width, height, palette, palette_shared, replaced)."""
+    @property
+    def palettes(self) -> list[tuple[int, NDArray[np.uint8], NDArray[np.uint8]]]: ...
+    @property
+    def table_raw(self) -> bytes: ...
+    @property
+    def tail_raw(self) -> bytes: ...
+    @property
+    def effects(self) -> list[dict[str, Any]] | None: ...
+    @property
+    def effects_note(self) -> str | None: ...
+    def page_rgba(self, i: int, /) -> NDArray[np.uint8]: ...
+    def set_page_rgba(self, i: int, rgba: NDArray[np.uint8], /) -> None: ...
+    def textures(self) -> dict[str, NDArray[Any]]: ...
+    def build(self) -> bytes: ...
+
+def eng_face_uvs(rect: tuple[float, float, float, float], face_flags: int,
+                 /) -> NDArray[np.float32]:
+    """UVs (3, 2) of a face's corners from its texture rectangle and flags."""
+
+@final
+class EngFloorWorld:
+    """The engine's map floor test over a level's tiles (game space)."""
+    def __new__(cls, width: int, height: int, a_xyz: NDArray[np.float32],
+                b: NDArray[np.int32], model: NDArray[np.uint32],
+                coll: Sequence[Buffer]) -> EngFloorWorld: ...
+    @property
+    def width(self) -> int: ...
+    @property
+    def height(self) -> int: ...
+    @property
+    def n_tiles(self) -> int: ...
+    def floor(self, x: float, y: float, z: float, *, candidates: bool = False,
+              flags: int = 0, probe_offset: int = 0x400,
+              fixed: bool = False) -> dict[str, Any] | None: ...
+    def needles(self) -> list[tuple[int, int, tuple[float, float, float], float,
+                                    int, float, float]]: ...
+    def cell(self, cx: int, cz: int, /) -> list[int]: ...
+
+def eng_sine_table() -> NDArray[np.int32]:
+    """(4096,) int32: the floor test's sine table."""
+def eng_collision_decode(raw: Buffer, *, space: str = "file",
+                         groups: tuple[int, int, int] | None = None,
+                         offset: int = 0) -> dict[str, NDArray[Any]]:
+    """32-byte collision records → tile-local polygons (dict of arrays)."""
+def eng_collision_encode(corners: NDArray[np.float32], material: NDArray[np.uint8],
+                         n_corners: NDArray[np.uint8] | None = None, *,
+                         space: str = "file",
+                         drop_degenerate: bool = False) -> tuple[bytes, list[int]]:
+    """Tile-local polygons → 32-byte records, and the dropped indices."""
+
+@final
+class EngGeometry:
+    """The parsed TRAK, MAP tile part and STPC of an ENG level (chunks given
+    as payloads with their file offsets; None for an absent chunk)."""
+    def __new__(cls, wfpc: Buffer | None, trak: Buffer | None, trak_base: int,
+                map: Buffer | None, map_base: int, stpc: Buffer | None,
+                stpc_base: int, wfpc_base: int = 0) -> EngGeometry: ...
+    @property
+    def flags(self) -> int: ...
+    @property
+    def warnings(self) -> list[str]: ...
+    @property
+    def animation_layout(self) -> str | None: ...
+    def models(self, space: str = "file",
+               objects: bool = False) -> list[dict[str, Any]]: ...
+    def tiles(self, space: str = "file") -> dict[str, NDArray[Any]]: ...
+    def zones(self) -> dict[str, NDArray[Any]]: ...
+    def animations(self) -> list[dict[str, Any]]: ...
+    def world_mesh(self, space: str = "file", texture_table: Buffer | None = None,
+                   color_set: int = 0) -> dict[str, NDArray[Any]]: ...
+    def import_mesh(self, positions: NDArray[np.float32],
+                    triangles: NDArray[np.uint32], uv: NDArray[np.float32],
+                    texture: NDArray[np.int32], color: NDArray[np.float32] | None,
+                    face_flags: NDArray[np.uint16] | None,
+                    c_positions: NDArray[np.float32] | None,
+                    c_polygons: NDArray[np.int32] | None,
+                    c_material: NDArray[np.uint8] | None,
+                    texture_table: Buffer | None, allow_new_entries: bool = True,
+                    keep_tiles: bool = False,
+                    zones_flat: bool = True) -> dict[str, Any]: ...
+    def build_trak(self) -> bytes: ...
+    def build_map(self) -> bytes: ...
+    def build_stpc(self) -> bytes: ...
+
+@final
+class Rc2Level:
+    """An RC2 LEVEL<n>.WAD's container; the whole file via the buffer protocol."""
+    def __new__(cls, source: str | os.PathLike[str] | Buffer) -> Rc2Level: ...
+    @property
+    def header(self) -> dict[str, int]: ...
+    @property
+    def extents(self) -> dict[str, tuple[int, int, int, int]]:
+        """{name: (byte offset, byte size, sector, sector count)}."""
+    @property
+    def sections(self) -> dict[str, tuple[int, int]]: ...
+    @property
+    def core_header(self) -> dict[str, int | tuple[int, int]]: ...
+    def decompress(self, name: str, max_size: int = 1 << 28) -> bytes: ...
+    if sys.version_info >= (3, 12):
+        def __buffer__(self, flags: int, /) -> memoryview: ...
+
+def lz_decompress(data: Buffer, max_size: int = 1 << 28, expected: int = -1) -> bytes:
+    """A whole WAD-LZ stream → bytes (FormatError on a broken stream)."""
+def lz_compress(data: Buffer, mode: str = "best") -> bytes:
+    """A game-safe WAD-LZ stream ('lazy', 'greedy' or 'best')."""
+def lz_validate(data: Buffer, limit: int = 1000) -> list[str]:
+    """The game's stream rules the data breaks; [] when clean."""
+def tfrag_parse(block: Buffer, lod: int = 0, texture_count: int = -1,
+                base: int = 0) -> dict[str, Any]:
+    """A tfrags block → dict of arrays (positions, triangles, uv, …, patches)."""
+def tfrag_texture(pixels: Buffer, width: int, height: int, palette: Buffer,
+                  /) -> NDArray[np.uint8]:
+    """8-bit pixels + a 256-entry CLUT-ordered palette → (H, W, 4) RGBA."""
+def tfrag_build(meshes: Sequence[tuple[NDArray[np.float32], NDArray[np.float32],
+                                      NDArray[np.float32], NDArray[np.uint32],
+                                      NDArray[np.uint32], NDArray[np.int32]]],
+                lod_distance: float = 32.0, /) -> bytes:
+    """Packed meshes → a tfrags block (read back before it is returned)."""

@@ -1,0 +1,505 @@
+"""The wadkit subcommands beyond `info` and `lz` (in cli.py): convert,
+textures, floor, needles, import-mesh, demo; registered on the parser by
+cli.build_parser(). JSON outputs are documented in docs/cli.md; keep them
+stable."""
+from __future__ import annotations
+
+import json
+import os
+import sys
+import time
+import traceback
+import warnings
+
+import numpy as np
+
+from . import FormatError, LimitError, WadWarning
+from .detect import open as open_level
+from .meshio import MeshError
+
+
+class UsageError(Exception):
+    """A command line that cannot work (shown as one line, exit 1)."""
+
+
+# Errors shown as one line without a traceback (unless --debug).
+EXPECTED = (FormatError, LimitError, OSError, NotImplementedError, MeshError,
+            UsageError)
+_EXPECTED = EXPECTED + (ValueError,)
+
+
+def _open(path):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", WadWarning)
+        return open_level(path)
+
+
+def _jsonable(x):
+    """NumPy scalars/arrays, tuples, records → plain JSON values."""
+    if isinstance(x, np.ndarray):
+        return x.tolist()
+    if isinstance(x, np.generic):
+        return x.item()
+    if isinstance(x, (list, tuple)):
+        return [_jsonable(v) for v in x]
+    if isinstance(x, dict):
+        return {str(k): _jsonable(v) for k, v in x.items()}
+    return x
+
+
+def _field(obj, name, index=None):
+    """A field of a result record (object, dict or tuple position)."""
+    if isinstance(obj, dict):
+        if name in obj:
+            return obj[name]
+    elif hasattr(obj, name):
+        return getattr(obj, name)
+    if index is not None and isinstance(obj, (tuple, list)):
+        return obj[index]
+    return None
+
+
+def _print_json(data) -> None:
+    json.dump(_jsonable(data), sys.stdout, indent=2, sort_keys=False)
+    print()
+
+
+def _unsupported(lvl, what):
+    kind = type(lvl).__module__.rsplit(".", 1)[-1].upper()
+    raise NotImplementedError(f"{what} is not available for {kind} levels "
+                              "in this wadkit")
+
+
+# ------------------------------------------------------------------ info counts
+
+def _eng_counts(lvl) -> dict:
+    faces = np.array([len(m.triangles) for m in lvl.models], dtype=np.int64)
+    coll = np.array([int(sum(m.collision_groups)) for m in lvl.models], np.int64)
+    model = np.asarray(lvl.tiles.model, dtype=np.int64)
+    h, w = np.shape(lvl.zones.grid)
+    return {"models": len(faces), "objects": len(lvl.objects),
+            "tiles": len(model), "grid": [int(w), int(h)],
+            "triangles": int(faces[model].sum()),
+            "collision_polygons": int(coll[model].sum())}
+
+
+def _rc2_counts(lvl) -> dict:
+    return {"patches": len(lvl.patches),
+            "triangles": int(sum(p["tri_count"] for p in lvl.patches)),
+            "tfrag_textures": len(lvl.tfrag_textures)}
+
+
+def level_counts(lvl) -> dict:
+    """The "counts" of `wadkit info` (docs/cli.md). Each part is read on its
+    own; a part that does not parse is named under "errors" instead, so
+    info still describes a damaged file."""
+    out: dict = {}
+    errors = []
+    parts: list = []
+    from .export import _has   # not hasattr(lvl, …): a property may raise
+    if _has(lvl, "world_mesh"):
+        parts.append(_eng_counts)
+    if _has(lvl, "pages"):
+        parts.append(lambda x: {"pages": len(x.pages),
+                                "textures": len(np.asarray(x.textures["page"]))})
+    if _has(lvl, "terrain"):
+        parts.append(_rc2_counts)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", WadWarning)
+        for part in parts:
+            try:
+                out.update(part(lvl))
+            except (FormatError, KeyError, ValueError) as exc:
+                errors.append(str(exc).strip("'\""))
+    if errors:
+        out["errors"] = errors
+    return out
+
+
+# ------------------------------------------------------------------ convert
+
+class Progress:
+    """A progress bar on stderr: redrawn in place on a terminal, one line
+    per file otherwise (logs, CI). Messages go above the bar."""
+
+    def __init__(self, total: int, stream=None, width: int = 30):
+        self.total, self.done, self.width = total, 0, width
+        self.stream = stream or sys.stderr
+        self.tty = self.stream.isatty()
+        self.t0 = time.monotonic()
+
+    def _bar(self, label: str) -> str:
+        filled = self.width * self.done // max(self.total, 1)
+        return (f"[{'#' * filled}{'.' * (self.width - filled)}] "
+                f"{self.done}/{self.total} {label}")
+
+    def message(self, text: str) -> None:
+        if self.tty:
+            self.stream.write("\r\033[K")
+        self.stream.write(text + "\n")
+        self.stream.flush()
+
+    def step(self, label: str) -> None:
+        self.done += 1
+        if self.tty:
+            self.stream.write("\r\033[K" + self._bar(os.path.basename(label)))
+            if self.done == self.total:
+                self.stream.write(f"  {time.monotonic() - self.t0:.1f}s\n")
+        else:
+            self.stream.write(self._bar(label) + "\n")
+        self.stream.flush()
+
+
+def _out_path(src: str, out: str, fmt: str, many: bool, taken: set) -> str:
+    if not many and os.path.splitext(out)[1].lstrip(".").lower() == fmt:
+        return out
+    stem = os.path.splitext(os.path.basename(src))[0]
+    path, n = os.path.join(out, f"{stem}.{fmt}"), 2
+    while path in taken:
+        path, n = os.path.join(out, f"{stem}_{n}.{fmt}"), n + 1
+    taken.add(path)
+    return path
+
+
+def _error_line(path: str, exc: BaseException) -> str:
+    if isinstance(exc, _EXPECTED):
+        return f"wadkit: {path}: {exc}"
+    return (f"wadkit: {path}: internal error ({type(exc).__name__}: {exc}); "
+            "run with --debug for the traceback")
+
+
+def cmd_convert(args) -> int:
+    from . import export
+    out_ext = os.path.splitext(args.output)[1].lstrip(".").lower()
+    fmt = args.format or (out_ext if out_ext in export.FORMATS else "glb")
+    many = len(args.files) > 1
+    if many and out_ext in export.FORMATS:
+        raise UsageError(f"{len(args.files)} input files need -o to "
+                                  f"be a folder, not a .{out_ext} file")
+    if many or out_ext != fmt:
+        os.makedirs(args.output, exist_ok=True)
+    progress = Progress(len(args.files)) if many else None
+    failed, taken = 0, set[str]()
+    for src in args.files:
+        try:
+            dst = _out_path(src, args.output, fmt, many, taken)
+            lvl = _open(src)
+            if export._has(lvl, "terrain") and (args.collision or args.objects):
+                note = f"wadkit: {src}: note: --collision/--objects are ENG only (ignored)"
+                progress.message(note) if progress else print(note, file=sys.stderr)
+            export.export_level(lvl, dst, fmt, collision=args.collision,
+                                objects=args.objects, lod=args.lod)
+        except Exception as exc:            # one bad file must not stop a batch
+            if args.debug:
+                traceback.print_exc()
+            failed += 1
+            line = _error_line(src, exc)
+            progress.message(line) if progress else print(line, file=sys.stderr)
+        if progress:
+            progress.step(src)
+    if many:
+        print(f"wadkit: converted {len(args.files) - failed} of "
+              f"{len(args.files)} files to {args.output}", file=sys.stderr)
+    return 1 if failed else 0
+
+
+# ------------------------------------------------------------------ textures
+
+def cmd_textures(args) -> int:
+    from . import export
+    paths = export.write_textures(_open(args.file), args.outdir)
+    print(f"{args.file}: {len(paths)} textures written to {args.outdir}")
+    return 0
+
+
+# ------------------------------------------------------------------ floor
+
+def floor_record(hit) -> dict | None:
+    """The stable JSON form of a floor-test result (docs/cli.md)."""
+    if hit is None or _field(hit, "height", 0) is None:
+        return None
+    return {"height": float(_field(hit, "height", 0)),
+            "tile": int(_field(hit, "tile", 1)),
+            "polygon": int(_field(hit, "polygon", 2)),
+            "material": int(_field(hit, "material", 3))}
+
+
+CANDIDATE_KEYS = ("tile", "polygon", "material", "branch", "skip", "passed",
+                  "chosen", "height", "dist", "tolerance", "edges")
+
+
+def candidate_record(c) -> dict:
+    """One polygon the floor test looked at (docs/cli.md); fields the test
+    did not reach (e.g. edges of a skipped polygon) are null."""
+    rec = {k: _jsonable(_field(c, k)) for k in CANDIDATE_KEYS}
+    if rec["tolerance"] is None:
+        rec["tolerance"] = _jsonable(_field(c, "tol"))
+    return rec
+
+
+def cmd_floor(args) -> int:
+    lvl = _open(args.file)
+    if not hasattr(lvl, "floor"):
+        _unsupported(lvl, "the floor test")
+    if args.verbose:
+        hit = lvl.floor(args.x, args.y, args.z, candidates=True)
+    else:
+        hit = lvl.floor(args.x, args.y, args.z)
+    data: dict = {"position": [args.x, args.y, args.z], "floor": floor_record(hit)}
+    if args.verbose:
+        cands = _field(hit, "candidates") if hit is not None else None
+        data["candidates"] = [candidate_record(c) for c in (cands or [])]
+    if args.json:
+        _print_json(data)
+        return 0
+    f = data["floor"]
+    if f is None:
+        print(f"{args.x} {args.y} {args.z}: no floor")
+    else:
+        print(f"{args.x} {args.y} {args.z}: floor at y {f['height']:.4f}, "
+              f"tile {f['tile']} polygon {f['polygon']} material 0x{f['material']:02x}")
+    for c in data.get("candidates", []):
+        edges = " ".join(str(e) for e in (c["edges"] or []))
+        state = "CHOSEN" if c["chosen"] else "pass" if c["passed"] else \
+            f"skip ({c['skip']})" if c["skip"] else "fail"
+        print(f"  tile {c['tile']} poly {c['polygon']} mat 0x{c['material'] or 0:02x}: "
+              f"height {c['height']} dist {c['dist']} edges [{edges}] "
+              f"tol {c['tolerance']} {state}")
+    return 0
+
+
+# ------------------------------------------------------------------ needles
+
+def needle_record(n) -> dict:
+    """(tile, polygon, point, height[, corner, fraction, below]) → JSON."""
+    def opt(name, i, conv):
+        v = _field(n, name, i if isinstance(n, (tuple, list)) and len(n) > i else None)
+        return None if v is None else conv(v)
+    return {"tile": int(_field(n, "tile", 0)),
+            "polygon": int(_field(n, "polygon", 1)),
+            "point": [float(v) for v in _field(n, "point", 2)],
+            "height": float(_field(n, "height", 3)),
+            "corner": opt("corner", 4, int),
+            "fraction": opt("fraction", 5, float),
+            "below": opt("below", 6, float)}
+
+
+def cmd_needles(args) -> int:
+    lvl = _open(args.file)
+    if not hasattr(lvl, "needles"):
+        _unsupported(lvl, "the needle scan")
+    found = [needle_record(n) for n in lvl.needles()]
+    if args.json:
+        _print_json({"file": args.file, "count": len(found), "needles": found})
+        return 0
+    print(f"{args.file}: {len(found)} exposed needle polygons")
+    for n in found:
+        x, y, z = n["point"]
+        print(f"  tile {n['tile']:5d} poly {n['polygon']:3d}  at "
+              f"{x:.3f} {y:.3f} {z:.3f}  floor y {n['height']:.3f}")
+    return 0
+
+
+# ------------------------------------------------------------------ import-mesh
+
+def textures_for_materials(names: list[str], textures, default: int) -> np.ndarray:
+    """Texture-table index per material name. Names as our exporter writes
+    them: "pageNN_bB[_2s]" → the first entry on page NN with blend mode B
+    (not a flat colour); "flat_rrggbb_bB" → the first flat entry of that
+    colour; anything else → default."""
+    import re
+    from .export.levels import texture_entries
+    entries = texture_entries(textures)
+    out = []
+    for name in names:
+        m = re.match(r"(?:page(\d+)|flat_([0-9a-f]{6}))_b(\d+)", name)
+        found = default
+        if m:
+            blend = int(m.group(3))
+            for i, (page, b, flat) in enumerate(entries):
+                if b != blend:
+                    continue
+                if m.group(1) is not None and flat is None and page == int(m.group(1)):
+                    found = i
+                    break
+                if m.group(2) is not None and flat is not None and \
+                        bytes(flat).hex() == m.group(2):
+                    found = i
+                    break
+        out.append(found)
+    return np.array(out, dtype=np.int32)
+
+
+def collision_from_mesh(mesh: dict):
+    """(positions, triangles, material) for with_geometry(collision=…);
+    material from names "coll_XX" (hex, as exported), else 0."""
+    mats = []
+    for name in mesh["material_names"]:
+        try:
+            mats.append(int(name[5:7], 16) if name.startswith("coll_") else 0)
+        except ValueError:
+            mats.append(0)
+    return (mesh["positions"], mesh["triangles"],
+            np.array(mats, dtype=np.int32)[mesh["material"]])
+
+
+def cmd_import_mesh(args) -> int:
+    from . import eng
+    from .meshio import read_mesh
+    args.file = args.base
+    base = eng.open(args.base)
+    if not hasattr(base, "with_geometry"):
+        raise NotImplementedError("the ENG write path (with_geometry) is not "
+                                  "built into this wadkit yet")
+    args.file = args.mesh
+    # the render mesh only: not the collision / objects trees of our exports
+    mesh = read_mesh(args.mesh, exclude=("collision", "objects"))
+    texture = textures_for_materials(mesh["material_names"], base.textures,
+                                     args.default_tex)[mesh["material"]]
+    t = len(mesh["triangles"])
+    uv = mesh["uv"] if mesh["uv"] is not None else np.zeros((t, 3, 2), np.float32)
+    coll = None
+    if args.coll_mesh:
+        args.file = args.coll_mesh
+        coll = collision_from_mesh(read_mesh(args.coll_mesh, only="collision"))
+    args.file = args.base
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", WadWarning)
+        new = base.with_geometry(mesh["positions"], mesh["triangles"], uv, texture,
+                                 color=mesh["color"], collision=coll,
+                                 keep_tiles=args.keep_tiles, zones=args.zones,
+                                 default_texture=args.default_tex)
+    for w in caught:
+        print(f"wadkit: {args.output}: warning: {w.message}", file=sys.stderr)
+    args.file = args.output
+    new.save(args.output)
+    print(f"{args.output}: {t} triangles from {args.mesh} into {args.base}")
+    return 0
+
+
+# ------------------------------------------------------------------ demo
+
+DEMO_POINTS = [(8.5, 3.0, 16.5), (16.5, 3.0, 8.5), (20.5, 3.0, 20.5)]
+
+
+def _demo_eng(outdir: str, seed: int) -> None:
+    from . import demo, eng, export
+    wad = os.path.join(outdir, "sample_eng.wad")
+    data = demo.build_eng_demo(seed)
+    with open(wad, "wb") as out:
+        out.write(data)
+    lvl = eng.open(wad)
+    glb = os.path.join(outdir, "sample_eng.glb")
+    s = export.export_level(lvl, glb, "glb", collision=True)
+    pngs = export.write_textures(lvl, os.path.join(outdir, "sample_eng_textures"))
+    print(f"{wad}: ENG sample level, {len(data)} bytes, "
+          f"{s['layers']['world']['triangles']} triangles in "
+          f"{s['layers']['world']['groups']} tiles")
+    print(f"{glb}: glTF with collision; {len(pngs)} pages in "
+          f"{os.path.join(outdir, 'sample_eng_textures')}")
+    if hasattr(lvl, "floor"):
+        for x, y, z in DEMO_POINTS:
+            f = floor_record(lvl.floor(x, y, z))
+            where = "no floor" if f is None else \
+                f"floor y {f['height']:.3f} (tile {f['tile']}, polygon {f['polygon']})"
+            print(f"  floor test at {x} {y} {z}: {where}")
+
+
+def _demo_rc2(outdir: str, seed: int) -> None:
+    from . import demo_rc2, export
+    from .detect import open as open_any
+    wad = os.path.join(outdir, "sample_rc2.wad")
+    data = demo_rc2.build_rc2_demo(seed)
+    with open(wad, "wb") as f:
+        f.write(data)
+    lvl = open_any(wad)
+    glb = os.path.join(outdir, "sample_rc2.glb")
+    s = export.export_level(lvl, glb, "glb")
+    pngs = export.write_textures(lvl, os.path.join(outdir, "sample_rc2_textures"))
+    print(f"{wad}: RC2 sample level, {len(data)} bytes, {s['triangles']} "
+          f"triangles in {s['layers']['terrain']['groups']} patches")
+    print(f"{glb}: glTF (y-up); {len(pngs)} tfrag textures in "
+          f"{os.path.join(outdir, 'sample_rc2_textures')}")
+
+
+def cmd_demo(args) -> int:
+    """Write both sample levels and convert them (.glb, PNGs, floor test).
+    A level whose writers are not in the build is one error line; the other
+    is still made; exit 1 if either failed."""
+    os.makedirs(args.outdir, exist_ok=True)
+    failed = 0
+    for step in (_demo_eng, _demo_rc2):
+        try:
+            step(args.outdir, args.seed)
+        except Exception as exc:
+            if args.debug:
+                traceback.print_exc()
+            failed += 1
+            print(_error_line(args.outdir, exc), file=sys.stderr)
+    return 1 if failed else 0
+
+
+# ------------------------------------------------------------------ register
+
+def register(sub) -> None:
+    import argparse
+    from .export import FORMATS
+    orig_add = sub.add_parser
+
+    def add_parser(name, **kw):
+        # --debug also after the command (`wadkit convert … --debug`)
+        p = orig_add(name, **kw)
+        p.add_argument("--debug", action="store_true", default=argparse.SUPPRESS,
+                       help="show tracebacks for format and limit errors")
+        return p
+    p = add_parser("convert", help="levels → glTF (.glb/.gltf) or OBJ")
+    p.add_argument("files", nargs="+", metavar="FILE")
+    p.add_argument("-o", "--output", required=True,
+                   help="output file (one input) or folder")
+    p.add_argument("--format", choices=FORMATS,
+                   help="default: from the output's extension, else glb")
+    p.add_argument("--collision", action="store_true",
+                   help="add the collision polygons as a 'collision' node tree (ENG)")
+    p.add_argument("--objects", action="store_true",
+                   help="add the object (STPC) models side by side (ENG)")
+    p.add_argument("--lod", type=int, default=0, help="terrain LOD (RC2)")
+    p.set_defaults(func=cmd_convert, file="")
+
+    p = add_parser("textures", help="every texture page as PNG")
+    p.add_argument("file")
+    p.add_argument("outdir")
+    p.set_defaults(func=cmd_textures)
+
+    p = add_parser("floor", help="ENG engine floor test at a point (file space)")
+    p.add_argument("file")
+    for axis in "xyz":
+        p.add_argument(axis, type=float, metavar=axis.upper())
+    p.add_argument("--json", action="store_true")
+    p.add_argument("--verbose", action="store_true",
+                   help="every candidate polygon with its edge values")
+    p.set_defaults(func=cmd_floor)
+
+    p = add_parser("needles", help="ENG exposed-needle scan")
+    p.add_argument("file")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=cmd_needles)
+
+    p = add_parser("import-mesh", help="ENG: a mesh (OBJ/glTF) as the "
+                       "level geometry of a base WAD, written to a new WAD")
+    p.add_argument("base", metavar="BASE.wad")
+    p.add_argument("mesh", metavar="MESH", help=".obj, .glb or .gltf (file space)")
+    p.add_argument("output", metavar="NEW.wad")
+    p.add_argument("--coll-mesh", metavar="C", help="collision mesh "
+                   "(default: from the render mesh)")
+    p.add_argument("--keep-tiles", action="store_true",
+                   help="keep the base level's tiles and add the mesh")
+    p.add_argument("--zones", choices=("flat", "keep"), default="flat")
+    p.add_argument("--default-tex", type=int, default=0, metavar="N",
+                   help="texture-table entry for unknown materials")
+    p.set_defaults(func=cmd_import_mesh)
+
+    p = add_parser("demo", help="write the sample levels (no game data) "
+                       "and convert them")
+    p.add_argument("outdir")
+    p.add_argument("--seed", type=int, default=1)
+    p.set_defaults(func=cmd_demo)

@@ -1,0 +1,179 @@
+"""Scene → glTF 2.0, as .glb (one file) or .gltf + .bin.
+
+Written with the standard library (json + struct): the container is a
+12-byte header and two length-prefixed chunks, and the JSON is plain data
+we build anyway. A glTF library would add a dependency for the few lines
+that pack it; pygltflib is used by the tests to read our output back.
+
+Layout: one bufferView per layer and attribute kind (positions, UVs,
+colours, indices) holding all groups of the layer back to back, one per
+embedded PNG image; an accessor per group and attribute, one per
+(group, material) for indices. Nodes: a root per layer ("world",
+"collision", …) with one child node per group ("tile_12", "patch_3").
+"""
+from __future__ import annotations
+
+import json
+import os
+import struct
+from urllib.parse import quote
+
+import numpy as np
+
+from .. import __version__
+from .mesh import Indexed, bounds, index_corners
+from .png import png_bytes
+from .scene import Scene
+
+FLOAT, UINT32 = 5126, 5125
+ARRAY_BUFFER, ELEMENT_ARRAY_BUFFER = 34962, 34963
+NEAREST, CLAMP = 9728, 33071
+GLB_MAGIC, GLB_JSON, GLB_BIN = 0x46546C67, 0x4E4F534A, 0x004E4942
+
+
+class _Builder:
+    def __init__(self):
+        self.gltf = {"asset": {"version": "2.0",
+                               "generator": f"wadkit {__version__}"},
+                     "buffers": [], "bufferViews": [], "accessors": [],
+                     "meshes": [], "nodes": [], "scenes": [{"nodes": []}],
+                     "scene": 0}
+        self.blobs: list[bytes] = []
+        self.size = 0
+
+    def view(self, data: bytes, target: int | None = None) -> int:
+        pad = -self.size % 4
+        if pad:
+            self.blobs.append(b"\0" * pad)
+            self.size += pad
+        v = {"buffer": 0, "byteOffset": self.size, "byteLength": len(data)}
+        if target is not None:
+            v["target"] = target
+        self.blobs.append(data)
+        self.size += len(data)
+        self.gltf["bufferViews"].append(v)
+        return len(self.gltf["bufferViews"]) - 1
+
+    def accessor(self, view: int, offset: int, count: int, kind: str,
+                 ctype: int = FLOAT, lo=None, hi=None) -> int:
+        a = {"bufferView": view, "byteOffset": offset, "componentType": ctype,
+             "count": count, "type": kind}
+        if lo is not None:
+            a["min"], a["max"] = lo, hi
+        self.gltf["accessors"].append(a)
+        return len(self.gltf["accessors"]) - 1
+
+    def node(self, node: dict) -> int:
+        self.gltf["nodes"].append(node)
+        return len(self.gltf["nodes"]) - 1
+
+
+def _materials(b: _Builder, scene: Scene) -> None:
+    used_images = sorted({m.image for m in scene.materials if m.image is not None})
+    texture_of: dict[int, int] = {}
+    if used_images:
+        b.gltf["samplers"] = [{"magFilter": NEAREST, "minFilter": NEAREST,
+                               "wrapS": CLAMP, "wrapT": CLAMP}]
+        b.gltf["images"], b.gltf["textures"] = [], []
+        for i in used_images:
+            v = b.view(png_bytes(scene.images[i]))
+            b.gltf["images"].append({"name": f"page{i:02d}", "bufferView": v,
+                                     "mimeType": "image/png"})
+            b.gltf["textures"].append({"sampler": 0, "source": len(texture_of)})
+            texture_of[i] = len(texture_of)
+    out = []
+    for m in scene.materials:
+        pbr = {"baseColorFactor": [float(c) for c in m.color],
+               "metallicFactor": 0.0, "roughnessFactor": 1.0}
+        if m.image is not None:
+            pbr["baseColorTexture"] = {"index": texture_of[m.image]}
+        mat = {"name": m.name, "pbrMetallicRoughness": pbr,
+               "alphaMode": m.alpha, "doubleSided": m.double_sided,
+               # vertex colours carry the level's baked lighting
+               "extensions": {"KHR_materials_unlit": {}}}
+        if m.alpha == "MASK":
+            mat["alphaCutoff"] = 0.5
+        out.append(mat)
+    if out:
+        b.gltf["materials"] = out
+        b.gltf["extensionsUsed"] = ["KHR_materials_unlit"]
+
+
+def _layer(b: _Builder, name: str, prefix: str, ix: Indexed) -> int:
+    pos_v = b.view(ix.positions.tobytes(), ARRAY_BUFFER)
+    uv_v = b.view(ix.uv.tobytes(), ARRAY_BUFFER) if ix.uv is not None else None
+    col_v = b.view(ix.color.tobytes(), ARRAY_BUFFER) if ix.color is not None else None
+    parts = [p.indices for g in ix.groups for p in g.parts]
+    idx_v = b.view(np.concatenate(parts).astype("<u4").tobytes(),
+                   ELEMENT_ARRAY_BUFFER)
+    children, idx_off = [], 0
+    for g in ix.groups:
+        pos = ix.positions[g.start:g.start + g.count]
+        attrs = {"POSITION": b.accessor(pos_v, g.start * 12, g.count, "VEC3",
+                                        FLOAT, *bounds(pos))}
+        if uv_v is not None:
+            attrs["TEXCOORD_0"] = b.accessor(uv_v, g.start * 8, g.count, "VEC2")
+        if col_v is not None:
+            attrs["COLOR_0"] = b.accessor(col_v, g.start * 16, g.count, "VEC4")
+        prims = []
+        for p in g.parts:
+            n = p.indices.size
+            acc = b.accessor(idx_v, idx_off, n, "SCALAR", UINT32)
+            idx_off += n * 4
+            prims.append({"attributes": attrs, "indices": acc,
+                          "material": p.material, "mode": 4})
+        b.gltf["meshes"].append({"name": f"{prefix}_{g.id}", "primitives": prims})
+        children.append(b.node({"name": f"{prefix}_{g.id}",
+                                "mesh": len(b.gltf["meshes"]) - 1}))
+    return b.node({"name": name, "children": children})
+
+
+def build(scene: Scene) -> tuple[dict, bytes]:
+    """The glTF JSON (as a dict) and its binary buffer."""
+    b = _Builder()
+    _materials(b, scene)
+    for layer in scene.layers:
+        if len(layer.mesh["triangles"]) == 0:
+            continue
+        ix = index_corners(layer.mesh)
+        b.gltf["scenes"][0]["nodes"].append(
+            _layer(b, layer.name, layer.prefix, ix))
+    binary = b"".join(b.blobs)
+    binary += b"\0" * (-len(binary) % 4)
+    b.gltf["buffers"].append({"byteLength": len(binary)})
+    for key in ("bufferViews", "accessors", "meshes"):
+        if not b.gltf[key]:
+            del b.gltf[key]
+    if not b.gltf["buffers"][0]["byteLength"]:
+        del b.gltf["buffers"]
+    return b.gltf, binary
+
+
+def glb_bytes(scene: Scene) -> bytes:
+    """A binary glTF: header, JSON chunk (space-padded), BIN chunk."""
+    gltf, binary = build(scene)
+    js = json.dumps(gltf, separators=(",", ":"), allow_nan=False).encode("utf-8")
+    js += b" " * (-len(js) % 4)
+    out = [struct.pack("<II", len(js), GLB_JSON), js]
+    if binary:
+        out += [struct.pack("<II", len(binary), GLB_BIN), binary]
+    body = b"".join(out)
+    return struct.pack("<III", GLB_MAGIC, 2, 12 + len(body)) + body
+
+
+def write_glb(scene: Scene, path: str | os.PathLike) -> None:
+    with open(path, "wb") as f:
+        f.write(glb_bytes(scene))
+
+
+def write_gltf(scene: Scene, path: str | os.PathLike) -> None:
+    """path.gltf (JSON) and path.bin beside it, referenced by a relative URI."""
+    path = os.fspath(path)
+    gltf, binary = build(scene)
+    bin_path = os.path.splitext(path)[0] + ".bin"
+    if binary:
+        gltf["buffers"][0]["uri"] = quote(os.path.basename(bin_path))
+        with open(bin_path, "wb") as f:
+            f.write(binary)
+    with open(path, "w", encoding="utf-8") as f:
+        json.dump(gltf, f, indent=1, allow_nan=False)
