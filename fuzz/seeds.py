@@ -138,7 +138,14 @@ def rc2_tfrag_seeds() -> dict[str, bytes]:
     }
 
 
+def rc2_tfrag_build_seeds() -> dict[str, bytes]:
+    """Bytes the harness reads as meshes (see fuzz_rc2_tfrag_build.c)."""
+    return {"ramp": bytes(range(256)) * 2, "small": bytes([0, 1] + [7] * 40 + [0, 1, 0, 1, 2, 3]),
+            "three": bytes([2]) + bytes((i * 37) & 0xFF for i in range(900))}
+
+
 SEEDS = {
+    "rc2_tfrag_build": rc2_tfrag_build_seeds,
     "lz": lz_seeds,
     "rc2_level": rc2_level_seeds,
     "rc2_tfrag": rc2_tfrag_seeds,

@@ -33,6 +33,7 @@ ACCEPT = {
     "lz": lz.decompress,
     "rc2_level": lambda d: wadkit.rc2.from_bytes(d).core_data,
     "rc2_tfrag": lambda d: _core.tfrag_parse(d, 0, 4),
+    "rc2_tfrag_build": None,   # a writer harness: any bytes are meshes
 }
 # seeds that are meant to be refused (they exercise the error paths)
 REFUSED = {("eng_wad", "no_end"), ("lz", "plain_text")}
@@ -45,7 +46,7 @@ def test_every_harness_has_seeds():
 
 
 @pytest.mark.filterwarnings("ignore::wadkit.WadWarning")
-@pytest.mark.parametrize("name", sorted(ACCEPT))
+@pytest.mark.parametrize("name", sorted(k for k, v in ACCEPT.items() if v))
 def test_seeds_parse(name):
     for seed, data in seeds.SEEDS[name]().items():
         if (name, seed) in REFUSED:
