@@ -10,10 +10,12 @@ FUZZ_BINS := $(FUZZ_TARGETS:%=$(FUZZ_OUT)/fuzz_%)
 FUZZ_CORE_SRCS := $(shell find csrc/core -name '*.c' | sort)
 FUZZ_CORE_OBJS := $(FUZZ_CORE_SRCS:csrc/%.c=$(FUZZ_OUT)/obj/%.o)
 FUZZ_SAN := -fsanitize=address,undefined -fno-sanitize-recover=all
-FUZZ_CFLAGS := -std=c11 -g -O1 -fno-omit-frame-pointer -Wall -Wextra \
+# `=`, not `:=`: pkg-config runs when a rule needs it, after `deps` has
+# installed GLib on a fresh machine
+FUZZ_CFLAGS = -std=c11 -g -O1 -fno-omit-frame-pointer -Wall -Wextra \
   -Wno-unused-parameter -Wno-missing-field-initializers -Werror -Icsrc \
   $(shell pkg-config --cflags glib-2.0 2>/dev/null)
-FUZZ_LIBS := $(shell pkg-config --libs glib-2.0 2>/dev/null)
+FUZZ_LIBS = $(shell pkg-config --libs glib-2.0 2>/dev/null)
 
 .PHONY: fuzz fuzz-smoke fuzz-build
 .SECONDARY: $(FUZZ_CORE_OBJS)
