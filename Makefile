@@ -50,6 +50,9 @@ sanitize: deps
 demo: build
 	PYTHONPATH=$(CURDIR) $(VPY) -m wadkit demo build/demo
 	PYTHONPATH=$(CURDIR) $(VPY) -m wadkit info build/demo/sample_eng.wad
+	@if ./tools/bpy-venv.sh $(BPY_VENV); then \
+	  PYTHONPATH=$(CURDIR) $(BPY_VENV)/bin/python tools/demo_blender.py build/demo; \
+	else echo "demo: no Blender (bpy) here: skipped the Blender import and previews"; fi
 
 # `pip install .` in an isolated build, as a user would.
 wheel: deps
