@@ -26,7 +26,7 @@ build: deps
 	$(VPY) setup.py -q build_ext --inplace
 
 # The README's test command: the suite, then the suite again under ASan+UBSan.
-test: test-plain sanitize fuzz-smoke
+test: test-plain sanitize test-blender fuzz-smoke
 
 # pytest exits 5 when it collected nothing: that is a failure here.
 test-plain: build
@@ -35,10 +35,9 @@ test-plain: build
 
 # The whole suite against an ASan + UBSan build of the extension.
 sanitize: deps
-	rm -rf $(SAN_DIR) && mkdir -p $(SAN_DIR)/wadkit
+	rm -rf $(SAN_DIR) && mkdir -p $(SAN_DIR)
+	cp -r wadkit $(SAN_DIR)/ && rm -rf $(SAN_DIR)/wadkit/*.so $(SAN_DIR)/wadkit/__pycache__
 	WADKIT_SANITIZE=1 $(VPY) setup.py -q build_ext -b $(SAN_DIR) -t $(SAN_DIR)/tmp
-	cp wadkit/*.py wadkit/py.typed $(SAN_DIR)/wadkit/
-	cp -r wadkit/export $(SAN_DIR)/wadkit/
 	PYTHONPATH=$(CURDIR)/$(SAN_DIR) PYTHONMALLOC=malloc \
 	  LD_PRELOAD="$$(gcc -print-file-name=libasan.so) $$(gcc -print-file-name=libubsan.so)" \
 	  ASAN_OPTIONS=detect_leaks=1:abort_on_error=1:strict_string_checks=1 \
@@ -47,10 +46,13 @@ sanitize: deps
 	  $(PYTEST) tests -q -p no:cacheprovider; rc=$$?; \
 	  if [ $$rc -eq 5 ]; then echo "no tests collected" >&2; exit 1; fi; exit $$rc
 
-# The sample levels (wadkit/demo.py, no game data): WAD, .glb, PNG pages.
+# The sample levels (wadkit/samples, no game data): WAD, .glb, PNG pages.
 demo: build
 	PYTHONPATH=$(CURDIR) $(VPY) -m wadkit demo build/demo
 	PYTHONPATH=$(CURDIR) $(VPY) -m wadkit info build/demo/sample_eng.wad
+	@if ./tools/bpy-venv.sh $(BPY_VENV); then \
+	  PYTHONPATH=$(CURDIR) $(BPY_VENV)/bin/python tools/demo_blender.py build/demo; \
+	else echo "demo: no Blender (bpy) here: skipped the Blender import and previews"; fi
 
 # `pip install .` in an isolated build, as a user would.
 wheel: deps
@@ -58,6 +60,25 @@ wheel: deps
 
 clean:
 	rm -rf build wadkit/*.so
+
+# --- Blender add-on (blender_addon/, docs/blender.md) ---
+.PHONY: test-blender blender-extension
+BPY_REQ_HASH := $(shell cat requirements-blender.txt | sha256sum | cut -c1-12)
+BPY_VENV ?= $(HOME)/.cache/wadkit/bpy-venv-$(BPY_REQ_HASH)
+
+# tests/blender in a real headless Blender (bpy wheel, else Debian's blender).
+test-blender: build blender-extension
+	./tools/blender-tests.sh $(BPY_VENV)
+
+# The Blender 4.2+ extension zip: blender_addon/ + the wheel of wadkit.
+blender-extension: wheel
+	$(VPY) tools/blender_extension.py build/wheel build/blender
+
+# The side-by-side benchmark table (issue 11; docs/performance.md). Prints
+# the table and writes build/bench/results.json. Not part of `make test`.
+.PHONY: bench
+bench: build
+	OPENBLAS_NUM_THREADS=1 PYTHONPATH=$(CURDIR) $(VPY) -m bench
 
 include fuzz/fuzz.mk
 

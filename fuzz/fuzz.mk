@@ -24,7 +24,7 @@ $(FUZZ_OUT)/obj/%.o: csrc/%.c $(wildcard csrc/core/*/*.h)
 	@mkdir -p $(dir $@)
 	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link $(FUZZ_SAN) -c $< -o $@
 
-$(FUZZ_OUT)/fuzz_%: fuzz/fuzz_%.c fuzz/fuzz_util.h $(FUZZ_CORE_OBJS)
+$(FUZZ_OUT)/fuzz_%: fuzz/fuzz_%.c $(wildcard fuzz/*.h) $(FUZZ_CORE_OBJS)
 	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer $(FUZZ_SAN) $< $(FUZZ_CORE_OBJS) \
 	  $(FUZZ_LIBS) -o $@
 

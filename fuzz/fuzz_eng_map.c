@@ -88,7 +88,13 @@ static void
 mesh_checks (const WkEngMap *m, const GPtrArray *models)
 {
   gsize nv, nt;
-  wk_eng_world_mesh_size (models, m, &nv, &nt);
+  g_autoptr (GError) size_error = NULL;
+  if (!wk_eng_world_mesh_size (models, m, &nv, &nt, &size_error))
+    {
+      WK_FUZZ_CHECK (size_error->domain == WK_ERROR, "mesh size: %s",
+                     size_error->message);
+      return;
+    }
   if (nv > 65536 || nt > 65536)
     return;
   WkEngMeshOut out = {

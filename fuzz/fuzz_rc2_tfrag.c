@@ -1,14 +1,14 @@
 /* libFuzzer harness: RC2 tfrag block walk (csrc/core/rc2/tfrag.c, vif.c).
  * parse at each LOD with 4 textures; on success every triangle names
  * existing vertices, every texture index is below the texture count (or
- * -1), the per-triangle arrays match the triangle count, each patch's
- * decoded triangle count matches its header and the patch indices are
- * valid. (No write-back here: the writer takes strips with per-vertex
+ * -1), the patches' triangle counts add up to the measured count and the
+ * patch indices are
+ * valid; the fill (phase 2) writes exactly the measured arrays (ASan). (No write-back here: the writer takes strips with per-vertex
  * UVs, not the parsed triangles.) */
 #include <stdint.h>
 
-#include "core/rc2/tfrag.h"
 #include "fuzz_util.h"
+#include "fuzz_tfrag.h"
 
 int LLVMFuzzerInitialize (int *argc, char ***argv);
 int LLVMFuzzerTestOneInput (const uint8_t *data, size_t size);
@@ -23,25 +23,25 @@ LLVMFuzzerInitialize (int *argc, char ***argv)
 static void
 check (const WkTfrags *t, gint textures)
 {
-  guint nv = t->positions->len, nt = t->tris->len;
-  for (guint i = 0; i < nt; i++)
+  WkFuzzTfrag f;
+  wk_fuzz_tfrag_fill (t, &f);
+  for (gsize i = 0; i < f.nt; i++)
     for (int k = 0; k < 3; k++)
-      WK_FUZZ_CHECK (((const guint32 *) t->tris->data)[3 * i + k] < nv,
-                     "triangle %u corner %d: vertex %u of %u", i, k,
-                     ((const guint32 *) t->tris->data)[3 * i + k], nv);
-  WK_FUZZ_CHECK (t->texture->len == nt && t->patch->len == nt && t->uv->len == nt
-                 && t->color->len == nt, "per-triangle arrays");
-  guint sum = 0;
+      WK_FUZZ_CHECK (f.out.triangles[3 * i + k] < f.nv,
+                     "triangle %zu corner %d: vertex %u of %zu", i, k,
+                     f.out.triangles[3 * i + k], f.nv);
+  gsize sum = 0;
   for (guint i = 0; i < t->patches->len; i++)
     sum += g_array_index (t->patches, WkTfragPatch, i).lod_tris[t->lod];
-  WK_FUZZ_CHECK (sum == nt, "patch triangle counts %u vs %u triangles", sum, nt);
-  for (guint i = 0; i < nt; i++)
+  WK_FUZZ_CHECK (sum == f.nt, "patch triangle counts %zu vs %zu triangles", sum, f.nt);
+  for (gsize i = 0; i < f.nt; i++)
     {
-      gint32 tex = g_array_index (t->texture, gint32, i);
-      gint32 patch = g_array_index (t->patch, gint32, i);
-      WK_FUZZ_CHECK (tex >= -1 && tex < textures, "texture %d", tex);
-      WK_FUZZ_CHECK (patch >= 0 && (guint) patch < t->patches->len, "patch %d", patch);
+      WK_FUZZ_CHECK (f.out.texture[i] >= -1 && f.out.texture[i] < textures,
+                     "texture %d", f.out.texture[i]);
+      WK_FUZZ_CHECK (f.out.patch[i] >= 0 && (guint) f.out.patch[i] < t->patches->len,
+                     "patch %d", f.out.patch[i]);
     }
+  wk_fuzz_tfrag_clear (&f);
 }
 
 int

@@ -8,8 +8,8 @@
 #include <math.h>
 #include <stdint.h>
 
-#include "core/rc2/tfrag.h"
 #include "fuzz_util.h"
+#include "fuzz_tfrag.h"
 
 int LLVMFuzzerInitialize (int *argc, char ***argv);
 int LLVMFuzzerTestOneInput (const uint8_t *data, size_t size);
@@ -66,15 +66,17 @@ check (const WkTfragMesh *meshes, guint count, const WkTfrags *t)
 {
   WK_FUZZ_CHECK (t->patches->len == count, "%u patches for %u meshes",
                  t->patches->len, count);
-  const gfloat *pos = (const gfloat *) t->positions->data;
-  const guint32 *tris = (const guint32 *) t->tris->data;
-  const gfloat *uv = (const gfloat *) t->uv->data;
-  const gfloat *col = (const gfloat *) t->color->data;
+  WkFuzzTfrag f;
+  wk_fuzz_tfrag_fill (t, &f);
+  const gfloat *pos = f.out.positions;
+  const guint32 *tris = f.out.triangles;
+  const gfloat *uv = f.out.uv;
+  const gfloat *col = f.out.color;
   guint base = 0, tri = 0;
   for (guint i = 0; i < count; i++)
     {
       const WkTfragMesh *m = &meshes[i];
-      WK_FUZZ_CHECK (base + m->n <= t->positions->len, "mesh %u: vertices", i);
+      WK_FUZZ_CHECK (base + m->n <= f.nv, "mesh %u: vertices", i);
       for (guint v = 0; v < m->n * 3; v++)
         WK_FUZZ_CHECK (fabsf (pos[base * 3 + v] - m->pos[v]) <= 0.5f / 1024 + 1e-5f,
                        "mesh %u coordinate %u: %g written, %g read", i, v,
@@ -86,7 +88,7 @@ check (const WkTfragMesh *meshes, guint count, const WkTfrags *t)
             {
               guint32 a = m->idx[at + j], b = m->idx[at + j + 1], c = m->idx[at + j + 2];
               guint32 want[3] = { j % 2 ? b : a, j % 2 ? a : b, c };
-              WK_FUZZ_CHECK (tri < t->tris->len, "mesh %u: too few triangles", i);
+              WK_FUZZ_CHECK (tri < f.nt, "mesh %u: too few triangles", i);
               for (int q = 0; q < 3; q++)
                 {
                   WK_FUZZ_CHECK (tris[tri * 3 + q] == base + want[q],
@@ -102,17 +104,17 @@ check (const WkTfragMesh *meshes, guint count, const WkTfrags *t)
                                                    255.0f / 128)) <= 1.0f / 256 + 1e-6f,
                                    "mesh %u triangle %u: colour", i, tri);
                 }
-              WK_FUZZ_CHECK (g_array_index (t->texture, gint32, tri) == m->strip_tex[k],
+              WK_FUZZ_CHECK (f.out.texture[tri] == m->strip_tex[k],
                              "mesh %u triangle %u: texture", i, tri);
-              WK_FUZZ_CHECK (g_array_index (t->patch, gint32, tri) == (gint32) i,
+              WK_FUZZ_CHECK (f.out.patch[tri] == (gint32) i,
                              "triangle %u: patch", tri);
             }
           at += m->strip_len[k];
         }
       base += m->n;
     }
-  WK_FUZZ_CHECK (tri == t->tris->len, "%u triangles written, %u read", tri,
-                 t->tris->len);
+  WK_FUZZ_CHECK (tri == f.nt, "%u triangles written, %zu read", tri, f.nt);
+  wk_fuzz_tfrag_clear (&f);
 }
 
 int

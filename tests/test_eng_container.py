@@ -191,3 +191,30 @@ def test_every_truncation_is_a_format_error():
     for n in range(len(data) - 8 + 7):  # everything short of the END chunk
         with pytest.raises(wadkit.FormatError):
             wadkit.eng.from_bytes(data[:n])
+
+
+def test_from_bytes_shares_bytes_and_copies_other_buffers():
+    """An immutable bytes object is used in place (no copy of the whole
+    file); a bytearray is copied, so changing it later changes nothing."""
+    import numpy as np
+    data = B.wad([("INFO", B.info_payload()), ("TRAK", b"\x00" * 4)])
+    lvl = wadkit.eng.from_bytes(data)
+    view = np.frombuffer(memoryview(lvl._wad), np.uint8)
+    assert np.shares_memory(view, np.frombuffer(data, np.uint8))
+    buf = bytearray(data)
+    lvl2 = wadkit.eng.from_bytes(buf)
+    buf[:] = bytes(len(buf))
+    assert bytes(lvl2.chunk("INFO")) == B.info_payload()
+    del data, view
+    assert bytes(lvl.chunk("INFO")) == B.info_payload()   # kept alive by the level
+    assert lvl.to_bytes() == lvl2.to_bytes()
+
+
+def test_from_bytes_holds_a_reference_instead_of_a_copy():
+    import sys
+    data = B.wad([("INFO", B.info_payload())])
+    before = sys.getrefcount(data)
+    lvl = wadkit.eng.from_bytes(data)
+    assert sys.getrefcount(data) == before + 1
+    del lvl
+    assert sys.getrefcount(data) == before

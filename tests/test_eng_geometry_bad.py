@@ -272,3 +272,33 @@ def test_random_damage_never_crashes():
         except wadkit.FormatError:
             outcomes["error"] += 1
     assert outcomes["ok"] > 0 and outcomes["error"] > 0, outcomes
+
+
+def test_stpc_animation_frame_size_overflowing_64_bits():
+    """2^31 frames × 2^27 bones × 64 bytes is 2^64: the frame size must not
+    wrap to 0 and let a 32-byte header pass as a whole animation."""
+    anim = struct.pack("<8I", 0, 0, 1 << 31, 1, 0, 0, 1 << 27, 0)
+    stpc = L.stpc([L.Model(TRI, [(0, 0, 1, 2, 0)])], [anim])
+    expect(build(parts(stpc=stpc)), "STPC", 4 + STPC_MODEL + 4 + 32,
+           "STPC > animation 0", "truncated animation frames")
+
+
+def test_world_mesh_amplification_is_bounded():
+    """Tiles share models: a 3-vertex model with 60,000 faces placed on 80
+    tiles is 4.8M triangles from a ~1.7 MB file. The world mesh refuses it
+    (FormatError naming the tile) instead of allocating gigabytes."""
+    import resource
+    faces = [(0x800, 0, 1, 2, 0)] * 60000
+    big = L.Model(TRI, faces, bytes(32), (0, 0, 1))
+    tiles = [L.Tile(0.5 + (i % 8), 0, -(0.5 + i // 8), 0, 0, colors=grey3())
+             for i in range(80)]
+    data = L.level(wfpc=0, trak_payload=L.trak([big]),
+                   map_payload_=L.map_payload(8, 10, tiles))
+    lvl = wadkit.eng.from_bytes(data)
+    before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    with pytest.raises(wadkit.FormatError, match="more than 4194304") as info:
+        lvl.world_mesh()
+    assert "tile 69" in str(info.value)   # 70 tiles × 60,000 > 4,194,304
+    assert "MAP world mesh" in info.value.context
+    grown_kib = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - before
+    assert grown_kib < 200 * 1024

@@ -439,3 +439,50 @@ def test_model_collision_decodes_the_written_polygons():
         got = c["corners"][k, :3]
         # the same corners, possibly starting at another one
         assert any(np.allclose(np.roll(got, r, 0), want, atol=1e-3) for r in range(3))
+
+
+def test_non_finite_uvs_and_colours_convert_safely():
+    """NaN / huge UVs and colours never reach an integer conversion: UVs that
+    fit no rectangle are counted as inexact (the sanitizer build used to stop
+    on a signed overflow), an infinite or huge colour clamps to 255 (it used
+    to wrap to 0) and NaN reads as 0."""
+    lvl = wadkit.eng.from_bytes(base_level())
+    pos, tri, uv, tex = quad_mesh(x0=1.25, z0=2.25, size=0.5)
+    uv[0, 0] = (np.nan, 1e30)
+    uv[1, 1] = (np.inf, -np.inf)
+    color = np.full((2, 3, 4), 0.5, np.float32)
+    color[:, :, 0] = np.inf
+    color[:, :, 1] = 1e30
+    color[:, :, 2] = np.nan
+    new = quiet(lvl.with_geometry, pos, tri, uv, tex, color)
+    assert new.import_report["uv_inexact"] == 2
+    assert new.tiles.colors.tolist() == [[255, 255, 0, 0]] * 4
+
+
+def test_grid_growth_beyond_the_bound_is_a_limit_error(tmp_path):
+    """A long thin base grid (1 × 1100) grown sideways to x = 1000 would need
+    1001 × 1100 cells: refused before anything is allocated or written."""
+    lvl = wadkit.eng.from_bytes(base_level(w=1, h=1100))
+    pos, tri, uv, tex = quad_mesh(x0=1000.2, z0=1.2, size=0.5)
+    target = tmp_path / "new.wad"
+    with pytest.raises(wadkit.LimitError, match="1×1100 to 1001×1100"):
+        lvl.with_geometry(pos, tri, uv, tex, texture_table=TABLE).save(target)
+    assert not target.exists()
+    # growing a small grid stays allowed
+    pos, tri, uv, tex = quad_mesh(x0=1000.2, z0=1.2, size=0.5)
+    with pytest.warns(wadkit.WadWarning, match="grown from 4×4 to 1001×4"):
+        lvl4 = wadkit.eng.from_bytes(base_level())
+        lvl4.with_geometry(pos, tri, uv, tex, texture_table=TABLE)
+
+
+def test_texture_table_beyond_65536_entries_is_refused_not_cut():
+    """As world_mesh does: a table a u16 face index cannot reach the end of
+    is a ValueError (it used to be cut to 65536 entries silently)."""
+    lvl = wadkit.eng.from_bytes(base_level())
+    pos, tri, uv, tex = quad_mesh()
+    big = TABLE * (65537 // 4 + 1)
+    assert len(big) // 8 > 65536
+    with pytest.raises(ValueError, match=r"n ≤ 65536"):
+        lvl.world_mesh(texture_table=big)
+    with pytest.raises(ValueError, match=r"n ≤ 65536"):
+        lvl.with_geometry(pos, tri, uv, tex, texture_table=big)

@@ -439,3 +439,64 @@ def test_damaged_text_never_crashes(data):
             if kind != "pal8":     # 16-bit pixels come back exactly
                 assert (t.page_rgba(i) == px).all()
     assert len(t.textures()["rect"]) == len(t.table_raw) // 8
+
+
+def test_text_payload_shared_when_immutable_copied_otherwise():
+    """EngText keeps a bytes payload (or a view of one) instead of copying
+    it — the reference it holds shows in the refcount — and copies a
+    bytearray, so changing the bytearray later changes nothing."""
+    import sys
+    payload = T.text(pages=[T.page_rgb16(2, 2, [1, 2, 3, 4])],
+                     entries=[T.entry(u1=1, v1=1)], tail=T.effects([]))
+    before = sys.getrefcount(payload)
+    t = _core.EngText(payload)
+    assert sys.getrefcount(payload) == before + 1
+    t2 = _core.EngText(memoryview(payload)[:])
+    assert sys.getrefcount(payload) == before + 2
+    del t, t2
+    assert sys.getrefcount(payload) == before
+    buf = bytearray(payload)
+    t3 = _core.EngText(buf)
+    buf[:] = bytes(len(buf))
+    assert t3.build() == payload
+    assert t3.page_rgba(0).shape == (2, 2, 4)
+
+
+def test_set_page_rgba_races_with_readers_safely():
+    """set_page_rgba replaces a page while other threads decode and rebuild
+    it without the GIL: every read sees one whole version of the page (it
+    used to read a freed record)."""
+    import threading
+    w = h = 256
+    t = _core.EngText(T.text(pages=[T.page_rle16(w, h, T.repeat(w * h // 2, 0x7C00) * 2)]))
+    rng = np.random.default_rng(5)
+    images = [np.zeros((h, w, 4), np.uint8), rng.integers(0, 256, (h, w, 4), np.uint8)]
+    for img in images:            # what each version decodes to
+        t.set_page_rgba(0, img)
+    decoded = []
+    for img in images:
+        t.set_page_rgba(0, img)
+        decoded.append(t.page_rgba(0).copy())
+    stop, bad = threading.Event(), []
+
+    def writer():
+        k = 0
+        while not stop.is_set():
+            t.set_page_rgba(0, images[k % 2])
+            k += 1
+
+    def reader():
+        for _ in range(300):
+            got = t.page_rgba(0)
+            t.build()
+            if not any((got == d).all() for d in decoded):
+                bad.append(got)
+    threads = [threading.Thread(target=writer)] + [
+        threading.Thread(target=reader) for _ in range(2)]
+    for th in threads:
+        th.start()
+    for th in threads[1:]:
+        th.join()
+    stop.set()
+    threads[0].join()
+    assert not bad

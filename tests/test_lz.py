@@ -380,3 +380,26 @@ def test_no_larger_than_simple_greedy(kind):
     ours = lz.compress(data)
     assert len(ours) <= len(W.greedy_compress(data))
     assert len(ours) <= len(wadkit._core.lz_compress(data, mode="greedy"))
+
+
+def test_declared_size_beyond_what_the_stream_can_hold_allocates_nothing():
+    """A medium match with a length byte (4 bytes → 288) is the best ratio: a
+    declared size above 72 × the packet bytes is refused before the output
+    is allocated."""
+    assert len(W.medium(288, 1)) == 4
+    big = W.stream(W.run(PREFIX) + W.medium(288, 1))
+    assert len(wadkit._core.lz_decompress(big, expected=8 + 288)) == 296
+    s = W.stream(W.run(PREFIX) + W.little(8, 8))      # 11 packet bytes
+    assert len(s) == 16 + 11
+    with pytest.raises(wadkit.FormatError, match="decodes to 16 bytes, 792"):
+        wadkit._core.lz_decompress(s, expected=11 * 72)
+    tracemalloc.start()
+    try:
+        with pytest.raises(wadkit.FormatError, match="more than it can decode to"):
+            wadkit._core.lz_decompress(s, expected=11 * 72 + 1)
+        with pytest.raises(wadkit.FormatError, match="more than it can decode to"):
+            wadkit._core.lz_decompress(s, expected=200 << 20, max_size=1 << 30)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < 1 << 20

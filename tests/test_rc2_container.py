@@ -253,3 +253,26 @@ def test_stream_names(write):
         lvl._lvl.decompress("gameplay_pal")
     with pytest.raises(wadkit.FormatError, match="gameplay extent is empty"):
         wadkit.rc2.from_bytes(patched(data, 0x24, "<i", 0)).gameplay
+
+
+def test_missing_parts_name_the_offset_of_their_pair(write):
+    """An absent data extent, core_data section or gameplay stream is
+    reported at the offset of the {offset, size} pair that says so."""
+    data, _ = R.level()
+    e = bad(patched(data, 0x14, "<i", 0), "no data extent", write)
+    assert e.offset == 0x10 and "RC2 level header" in e.context
+    e = bad(patched(data, DATA + 0x4C, "<i", 0), "has no core_data", write)
+    assert e.offset == DATA + 0x48 and "RC2 core" in e.context
+    with pytest.raises(wadkit.FormatError, match="gameplay extent is empty") as info:
+        wadkit.rc2.from_bytes(patched(data, 0x24, "<i", 0)).gameplay
+    assert info.value.offset == 0x20
+
+
+def test_negative_max_size_is_a_value_error(write):
+    """A negative max_size used to reach PyBytes_FromStringAndSize (a
+    SystemError for streams without a declared size)."""
+    data, _ = R.level()
+    lvl = wadkit.rc2.from_bytes(data)
+    for name in ("core_data", "gameplay"):
+        with pytest.raises(ValueError, match="max_size must be >= 0"):
+            lvl._lvl.decompress(name, max_size=-1)

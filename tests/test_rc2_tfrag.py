@@ -337,3 +337,51 @@ def test_random_damage_parses_or_raises_format_error():
             assert all(p["lod_tris"][0] == p["tri_count"] for p in t["patches"])
             assert len(t["triangles"]) == 0 or t["triangles"].max() < len(t["positions"])
     assert ok > 0
+
+
+def test_strip_errors_point_at_the_bad_byte():
+    """A bad strip index, vertex info or texture is reported at its own
+    absolute offset, not at the start of the patch data."""
+    blk = T.block([quad(indices={0: [0, 1, 2, 9], 1: [0, 1, 3], 2: [0, 1, 3]})])
+    assert blk.count(bytes([0, 1, 2, 9])) == 1
+    e = fails(blk, "index 9 outside", base=0x1000)
+    assert e.offset == 0x1000 + blk.index(bytes([0, 1, 2, 9])) + 3
+    # vertex info 3 = (0, 0, 4096, 8): its vertex field is its last 2 bytes
+    blk = T.block([quad(vinfo=[(0, 0, 4096, 0)] * 3 + [(0, 0, 4096, 8)])])
+    vi = struct.pack("<4h", 0, 0, 4096, 8)
+    assert blk.count(vi) == 1
+    assert fails(blk, "position 8/2").offset == blk.index(vi) + 6
+
+
+def test_writer_clamps_non_finite_colours():
+    """A colour of inf or 1e30 is written as 0xff (it used to wrap to 0),
+    NaN and -inf as 0."""
+    m = dict(QUAD_MESH, color=[[np.inf, 1e30, np.nan, -np.inf]] * 4)
+    t = _core.tfrag_parse(wadkit.rc2.build_tfrags([m]), 0)
+    assert t["color"][0].tolist() == [[255 / 128, 255 / 128, 0, 0]] * 3
+
+
+def test_writable_buffer_is_parsed_from_a_copy():
+    """A bytearray (which another thread could change between the parse's
+    checks and the fill) gives the same arrays as bytes: it is copied first;
+    a bad byte in it is still reported at its offset."""
+    blk = T.block([T.grid_patch(0, 0, lod_split=True), quad()])
+    a, b = _core.tfrag_parse(blk, 0), _core.tfrag_parse(bytearray(blk), 0)
+    for k in ("positions", "triangles", "uv", "color", "texture", "patch"):
+        assert np.array_equal(a[k], b[k]), k
+    bad = bytearray(T.block([quad(vert_count=5)]))
+    e = fails(bad, "vert_count 5")
+    assert e.offset == 0x40 + 0x3C
+
+
+def test_negative_texture_count_is_a_format_error(write):
+    """A negative tfrag texture count in the core header used to reach
+    tfrag_parse as "no table" and switch the texture-index check off."""
+    data = level_with_terrain()
+    at = wadkit.rc2.from_bytes(data).sections["core_index"][0] + 0x30
+    bad = bytearray(data)
+    struct.pack_into("<i", bad, at, -1)
+    lvl = wadkit.rc2.open(write("LEVEL0.WAD", bytes(bad)))
+    with pytest.raises(wadkit.FormatError, match="count -1 is negative") as e:
+        lvl.terrain()
+    assert e.value.offset == at and "RC2 core header" in e.value.context

@@ -379,45 +379,40 @@ def cmd_import_mesh(args) -> int:
 
 # ------------------------------------------------------------------ demo
 
-DEMO_POINTS = [(8.5, 3.0, 16.5), (16.5, 3.0, 8.5), (20.5, 3.0, 20.5)]
+DEMO_POINTS = [(8.5, 12.0, 16.5), (16.5, 12.0, 8.5), (20.5, 12.0, 20.5), (1.5, 12.0, 1.5)]
 
 
 def _demo_eng(outdir: str, seed: int) -> None:
-    from . import demo, eng, export
+    from . import eng, export, samples
     wad = os.path.join(outdir, "sample_eng.wad")
-    data = demo.build_eng_demo(seed)
-    with open(wad, "wb") as out:
-        out.write(data)
+    samples.eng_level(seed).save(wad)
     lvl = eng.open(wad)
     glb = os.path.join(outdir, "sample_eng.glb")
-    s = export.export_level(lvl, glb, "glb", collision=True)
+    s = export.export_level(lvl, glb, "glb", collision=True, objects=True)
     pngs = export.write_textures(lvl, os.path.join(outdir, "sample_eng_textures"))
-    print(f"{wad}: ENG sample level, {len(data)} bytes, "
+    print(f"{wad}: ENG sample level, {os.path.getsize(wad)} bytes, "
           f"{s['layers']['world']['triangles']} triangles in "
           f"{s['layers']['world']['groups']} tiles")
-    print(f"{glb}: glTF with collision; {len(pngs)} pages in "
+    print(f"{glb}: glTF with collision and objects; {len(pngs)} pages in "
           f"{os.path.join(outdir, 'sample_eng_textures')}")
-    if hasattr(lvl, "floor"):
-        for x, y, z in DEMO_POINTS:
-            f = floor_record(lvl.floor(x, y, z))
-            where = "no floor" if f is None else \
-                f"floor y {f['height']:.3f} (tile {f['tile']}, polygon {f['polygon']})"
-            print(f"  floor test at {x} {y} {z}: {where}")
+    for x, y, z in DEMO_POINTS:
+        f = floor_record(lvl.floor(x, y, z))
+        where = "no floor" if f is None else \
+            f"floor y {f['height']:.3f} (tile {f['tile']}, polygon {f['polygon']})"
+        print(f"  floor test at {x} {y} {z}: {where}")
 
 
 def _demo_rc2(outdir: str, seed: int) -> None:
-    from . import demo_rc2, export
-    from .detect import open as open_any
+    from . import export, rc2, samples
     wad = os.path.join(outdir, "sample_rc2.wad")
-    data = demo_rc2.build_rc2_demo(seed)
     with open(wad, "wb") as f:
-        f.write(data)
-    lvl = open_any(wad)
+        f.write(samples.rc2_bytes(seed))
+    lvl = rc2.open(wad)
     glb = os.path.join(outdir, "sample_rc2.glb")
     s = export.export_level(lvl, glb, "glb")
     pngs = export.write_textures(lvl, os.path.join(outdir, "sample_rc2_textures"))
-    print(f"{wad}: RC2 sample level, {len(data)} bytes, {s['triangles']} "
-          f"triangles in {s['layers']['terrain']['groups']} patches")
+    print(f"{wad}: RC2 sample level, {os.path.getsize(wad)} bytes, "
+          f"{s['triangles']} triangles in {s['layers']['terrain']['groups']} patches")
     print(f"{glb}: glTF (y-up); {len(pngs)} tfrag textures in "
           f"{os.path.join(outdir, 'sample_rc2_textures')}")
 

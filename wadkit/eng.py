@@ -148,5 +148,17 @@ def open(path: str | os.PathLike) -> Level:
 
 
 def from_bytes(data) -> Level:
-    """Parse an ENG level WAD held in memory (the bytes are copied)."""
+    """Parse an ENG level WAD held in memory. A bytes object is shared (it
+    is immutable), any other buffer (bytearray, memoryview …) is copied."""
     return Level(_core.EngWad(data))
+
+
+def new_level(width: int, height: int, pages, palettes=(), textures=(),
+              objects=(), zone_table=None, zone_grid=None, flags: int = 0) -> Level:
+    """A new minimal level: TEXT with these pages/palettes/texture entries,
+    STPC with these object models, an empty TRAK and a MAP grid of
+    width × height cells without tiles (add the terrain with
+    with_geometry). Arguments: wadkit/_eng_new.py new_level_bytes."""
+    from ._eng_new import new_level_bytes
+    return from_bytes(new_level_bytes(width, height, pages, palettes, textures,
+                                      objects, zone_table, zone_grid, flags))

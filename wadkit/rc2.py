@@ -101,6 +101,10 @@ class Level:
         cache = self.__dict__.setdefault("_tfrag_cache", {})
         if lod not in cache:
             count = self.core_header["tfrag_textures"][0]
+            if count < 0:   # -1 would switch the texture-index check off
+                raise _format_error(
+                    f"tfrag texture count {count} is negative",
+                    self.sections["core_index"][0] + 0x30, "RC2 core header")
             cache[lod] = _core.tfrag_parse(self.tfrag_block(), lod, count,
                                            self.core_header["tfrags"])
         return cache[lod]
@@ -192,3 +196,27 @@ def open(path: str | os.PathLike, max_size: int = DEFAULT_MAX_SIZE) -> Level:
 def from_bytes(data, max_size: int = DEFAULT_MAX_SIZE) -> Level:
     """Parse a level held in memory (the bytes are copied)."""
     return Level(_core.Rc2Level(data), None, max_size)
+
+
+def build_level(tfrags: bytes, textures, palettes, gameplay: bytes,
+                level_id: int = 0, reverb: int = 0) -> bytes:
+    """Write a level file (C writer; parsed again and both streams decoded
+    before it is returned): a 0x60 header, the data extent (core_index with
+    the core header, gs_ram palette table and tfrag texture table; gs_ram;
+    core_data = the tfrags block, empty occlusion/sky/collision regions and
+    the texels, WAD-LZ) and the gameplay extent (WAD-LZ).
+    textures: [(pixels (H, W) uint8 indices, palette number)];
+    palettes: (n, 256, 4) uint8 RGBA (alpha 255 = opaque), written in the
+    GS's CLUT order with PS2 alpha. docs/samples.md."""
+    import numpy as np
+    tex = []
+    for i, (px, pal) in enumerate(textures):
+        a = np.ascontiguousarray(px, dtype=np.uint8)
+        if a.ndim != 2:
+            raise ValueError(f"texture {i}: pixels of shape {a.shape}, not (H, W)")
+        tex.append((a.shape[1], a.shape[0], int(pal), a.tobytes()))
+    pals = np.ascontiguousarray(palettes, dtype=np.uint8)
+    if pals.ndim != 3 or pals.shape[1:] != (256, 4):
+        raise ValueError(f"palettes of shape {pals.shape}, not (n, 256, 4)")
+    return _core.rc2_build_level(bytes(tfrags), tex, pals.tobytes(), bytes(gameplay),
+                                 level_id, reverb)

@@ -161,7 +161,13 @@ candidate_dict (const WkEngFloorCandidate *c)
     return d;
   PyObject *edges = PyTuple_New (c->n_edges);
   for (guint k = 0; edges && k < c->n_edges; k++)
-    PyTuple_SET_ITEM (edges, k, PyLong_FromLong (c->edge[k]));
+    {
+      PyObject *v = PyLong_FromLong (c->edge[k]);
+      if (v == NULL)
+        Py_CLEAR (edges); /* a tuple with NULL slots is freed safely */
+      else
+        PyTuple_SET_ITEM (edges, k, v);
+    }
   PyObject *more = edges ? Py_BuildValue (
       "{s:(iii),s:i,s:i,s:d,s:d,s:i,s:N}", "local", c->lx, c->ly, c->lz,
       "dist", c->dist, "plane_y", c->plane_y, "height", c->height / 4096.0,

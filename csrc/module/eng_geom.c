@@ -189,17 +189,6 @@ array_copy (int nd, npy_intp d0, npy_intp d1, npy_intp d2, int type,
   return a;
 }
 
-/* dict[key] = value, stealing value; -1 on failure (value may be NULL). */
-static int
-put (PyObject *dict, const char *key, PyObject *value)
-{
-  if (value == NULL)
-    return -1;
-  int rc = PyDict_SetItemString (dict, key, value);
-  Py_DECREF (value);
-  return rc;
-}
-
 static int
 parse_space (const char *s, WkEngSpace *space)
 {
@@ -264,26 +253,27 @@ model_dict (const WkEngModel *m, WkEngSpace space)
       bx[3 * c + k] = (k == 2 ? zs : 1.0f) * m->box[c][k];
   for (int k = 0; k < 3; k++)
     ce[k] = (k == 2 ? zs : 1.0f) * m->centre[k];
-  if (put (d, "positions", pos) < 0 || put (d, "normals", nrm) < 0
-      || put (d, "triangles", tri) < 0 || put (d, "face_flags", flags) < 0
-      || put (d, "face_texture", tex) < 0 || put (d, "face_planes", planes) < 0
-      || put (d, "box", box) < 0 || put (d, "centre", centre) < 0)
+  /* | not ||: every put must run, each steals its value */
+  if ((wk_dict_put (d, "positions", pos) | wk_dict_put (d, "normals", nrm)
+      | wk_dict_put (d, "triangles", tri) | wk_dict_put (d, "face_flags", flags)
+      | wk_dict_put (d, "face_texture", tex) | wk_dict_put (d, "face_planes", planes)
+      | wk_dict_put (d, "box", box) | wk_dict_put (d, "centre", centre)) < 0)
     {
       pos = nrm = tri = flags = tex = planes = box = centre = NULL;
       goto fail_d;
     }
-  if (put (d, "collision_raw",
+  if (wk_dict_put (d, "collision_raw",
            PyBytes_FromStringAndSize ((const char *) m->coll,
                                       (Py_ssize_t) m->n_coll * 32)) < 0
-      || put (d, "collision_groups",
+      || wk_dict_put (d, "collision_groups",
               Py_BuildValue ("(III)", m->coll_groups[0], m->coll_groups[1],
                              m->coll_groups[2])) < 0
-      || put (d, "offset", PyLong_FromLongLong (m->offset)) < 0)
+      || wk_dict_put (d, "offset", PyLong_FromLongLong (m->offset)) < 0)
     goto fail_d;
   if (m->stpc
-      && (put (d, "bone_counts", array_copy (1, m->n_bones, 1, 1, NPY_UINT16,
+      && (wk_dict_put (d, "bone_counts", array_copy (1, m->n_bones, 1, 1, NPY_UINT16,
                                              m->bone_counts, 2)) < 0
-          || put (d, "rigid_vertex_count", PyLong_FromLong (m->rigid_verts)) < 0))
+          || wk_dict_put (d, "rigid_vertex_count", PyLong_FromLong (m->rigid_verts)) < 0))
     goto fail_d;
   return d;
 fail:
@@ -400,22 +390,23 @@ geom_tiles (EngGeomObject *g, PyObject *args, PyObject *kwds)
       sw[5 * k + 3] = m->swaps[k].model_a;
       sw[5 * k + 4] = m->swaps[k].model_b;
     }
-  if (put (d, "position", pos) < 0 || put (d, "a_position", apos) < 0
-      || put (d, "rotation", rot) < 0 || put (d, "a_rotation", arot) < 0
-      || put (d, "a_model", amodel) < 0 || put (d, "anim_flag", anim) < 0
-      || put (d, "cell_xz", cellxz) < 0 || put (d, "swaps", swaps) < 0
-      || put (d, "model", array_copy (1, n, 1, 1, NPY_UINT32, m->model, 4)) < 0
-      || put (d, "b", array_copy (2, n, 6, 1, NPY_INT32, m->b, 4)) < 0
-      || put (d, "cell", array_copy (1, n, 1, 1, NPY_INT32, m->cell, 4)) < 0
-      || put (d, "swap", array_copy (1, n, 1, 1, NPY_INT32, m->swap_of_tile, 4)) < 0
-      || put (d, "colors", array_copy (2, m->n_colors, 4, 1, NPY_UINT8, m->colors, 1)) < 0
-      || put (d, "color_start", array_copy (1, n, 1, 1, NPY_UINT32, m->col_start, 4)) < 0
-      || put (d, "color_sets", array_copy (1, n, 1, 1, NPY_UINT32, m->col_sets, 4)) < 0
-      || put (d, "color_b_start", array_copy (1, n, 1, 1, NPY_UINT32, m->colb_start, 4)) < 0
-      || put (d, "color_b_sets", array_copy (1, n, 1, 1, NPY_UINT32, m->colb_sets, 4)) < 0
-      || put (d, "width", PyLong_FromUnsignedLong (m->w)) < 0
-      || put (d, "height", PyLong_FromUnsignedLong (m->h)) < 0
-      || put (d, "has_swap_block", PyBool_FromLong (m->has_swaps)) < 0)
+  /* | not ||: every put must run, each steals its value */
+  if ((wk_dict_put (d, "position", pos) | wk_dict_put (d, "a_position", apos)
+      | wk_dict_put (d, "rotation", rot) | wk_dict_put (d, "a_rotation", arot)
+      | wk_dict_put (d, "a_model", amodel) | wk_dict_put (d, "anim_flag", anim)
+      | wk_dict_put (d, "cell_xz", cellxz) | wk_dict_put (d, "swaps", swaps)
+      | wk_dict_put (d, "model", array_copy (1, n, 1, 1, NPY_UINT32, m->model, 4))
+      | wk_dict_put (d, "b", array_copy (2, n, 6, 1, NPY_INT32, m->b, 4))
+      | wk_dict_put (d, "cell", array_copy (1, n, 1, 1, NPY_INT32, m->cell, 4))
+      | wk_dict_put (d, "swap", array_copy (1, n, 1, 1, NPY_INT32, m->swap_of_tile, 4))
+      | wk_dict_put (d, "colors", array_copy (2, m->n_colors, 4, 1, NPY_UINT8, m->colors, 1))
+      | wk_dict_put (d, "color_start", array_copy (1, n, 1, 1, NPY_UINT32, m->col_start, 4))
+      | wk_dict_put (d, "color_sets", array_copy (1, n, 1, 1, NPY_UINT32, m->col_sets, 4))
+      | wk_dict_put (d, "color_b_start", array_copy (1, n, 1, 1, NPY_UINT32, m->colb_start, 4))
+      | wk_dict_put (d, "color_b_sets", array_copy (1, n, 1, 1, NPY_UINT32, m->colb_sets, 4))
+      | wk_dict_put (d, "width", PyLong_FromUnsignedLong (m->w))
+      | wk_dict_put (d, "height", PyLong_FromUnsignedLong (m->h))
+      | wk_dict_put (d, "has_swap_block", PyBool_FromLong (m->has_swaps))) < 0)
     {
       Py_DECREF (d);
       return NULL;
@@ -442,8 +433,8 @@ geom_zones (EngGeomObject *g, PyObject *unused)
       ((guint32 *) PyArray_DATA ((PyArrayObject *) mask))[k] = m->zone_table[2 * k];
       ((gint32 *) PyArray_DATA ((PyArrayObject *) height))[k] = (gint32) m->zone_table[2 * k + 1];
     }
-  if (put (d, "mask", mask) < 0 || put (d, "height", height) < 0
-      || put (d, "grid", array_copy (2, m->h, m->w, 1, NPY_UINT32, m->zone_grid, 4)) < 0)
+  if (wk_dict_put (d, "mask", mask) < 0 || wk_dict_put (d, "height", height) < 0
+      || wk_dict_put (d, "grid", array_copy (2, m->h, m->w, 1, NPY_UINT32, m->zone_grid, 4)) < 0)
     {
       Py_DECREF (d);
       return NULL;
@@ -470,7 +461,7 @@ anim_dict (const WkEngStpc *s, const WkEngAnim *a)
   for (guint32 f = 0; f < a->n_frames; f++)
     {
       gsize off = wk_eng_anim_frame_offset (a, f);
-      gsize dsz = wk_eng_anim_delta_size (a, f);
+      gsize dsz = (gsize) wk_eng_anim_delta_size (a, f); /* fits: parsed */
       PyObject *arr = f == 0 ? new_array (2, (npy_intp) nd, 4, 1, 1, NPY_INT16)
                              : new_array (1, (npy_intp) nd, 1, 1, 1, NPY_INT16);
       if (arr == NULL)
@@ -504,15 +495,16 @@ anim_dict (const WkEngStpc *s, const WkEngAnim *a)
         ((gint16 *) PyArray_DATA ((PyArrayObject *) fw))[k]
             = wk_les16 (p + a->frame_words_off + 2 * k);
     }
-  if (put (d, "n_frames", PyLong_FromUnsignedLong (a->n_frames)) < 0
-      || put (d, "n_bones", PyLong_FromUnsignedLong (a->n_bones)) < 0
-      || put (d, "n_delta", PyLong_FromUnsignedLong (a->n_delta)) < 0
-      || put (d, "flag", PyLong_FromUnsignedLong (a->flag)) < 0
-      || put (d, "a", aw) < 0 || put (d, "frame_words", fw) < 0
-      || put (d, "matrices", mats) < 0 || put (d, "deltas", deltas) < 0
-      || put (d, "offset", PyLong_FromLongLong (s->base + (gint64) a->offset)) < 0
-      || put (d, "raw", PyBytes_FromStringAndSize ((const char *) p + a->offset,
-                                                   (Py_ssize_t) a->size)) < 0)
+  /* | not ||: every put must run, each steals its value */
+  if ((wk_dict_put (d, "n_frames", PyLong_FromUnsignedLong (a->n_frames))
+      | wk_dict_put (d, "n_bones", PyLong_FromUnsignedLong (a->n_bones))
+      | wk_dict_put (d, "n_delta", PyLong_FromUnsignedLong (a->n_delta))
+      | wk_dict_put (d, "flag", PyLong_FromUnsignedLong (a->flag))
+      | wk_dict_put (d, "a", aw) | wk_dict_put (d, "frame_words", fw)
+      | wk_dict_put (d, "matrices", mats) | wk_dict_put (d, "deltas", deltas)
+      | wk_dict_put (d, "offset", PyLong_FromLongLong (s->base + (gint64) a->offset))
+      | wk_dict_put (d, "raw", PyBytes_FromStringAndSize ((const char *) p + a->offset,
+                                                   (Py_ssize_t) a->size))) < 0)
     {
       Py_DECREF (d);
       return NULL;
@@ -584,7 +576,9 @@ geom_world_mesh (EngGeomObject *g, PyObject *args, PyObject *kwds)
       PyBuffer_Release (&view);
     }
   gsize nv, nt;
-  wk_eng_world_mesh_size (g->trak, g->map, &nv, &nt);
+  GError *size_error = NULL;
+  if (!wk_eng_world_mesh_size (g->trak, g->map, &nv, &nt, &size_error))
+    return wk_raise (st, size_error);
   PyObject *arr[8] = {
     new_array (2, (npy_intp) nv, 3, 1, 1, NPY_FLOAT32),
     new_array (2, (npy_intp) nt, 3, 1, 1, NPY_UINT32),
@@ -635,70 +629,48 @@ fail:
 
 /* ---- rebuild ---- */
 
+typedef enum { PART_TRAK, PART_MAP, PART_STPC } Part;
+
+/* One chunk payload rebuilt from the parsed fields, without the GIL. */
 static PyObject *
-bytes_result (WkModState *st, GBytes *out, GError *error)
+geom_build (EngGeomObject *g, Part part)
 {
-  if (out == NULL)
-    return wk_raise (st, error);
-  gsize size;
-  const void *data = g_bytes_get_data (out, &size);
-  PyObject *b = PyBytes_FromStringAndSize (data, (Py_ssize_t) size);
-  g_bytes_unref (out);
-  return b;
+  WkModState *st = geom_state (g);
+  if (st == NULL)
+    return NULL;
+  static const char *const names[] = { "TRAK", "MAP", "STPC" };
+  if ((part == PART_TRAK && g->trak == NULL) || (part == PART_MAP && g->map == NULL)
+      || (part == PART_STPC && g->stpc == NULL))
+    {
+      PyErr_Format (PyExc_KeyError, "this level has no %s chunk", names[part]);
+      return NULL;
+    }
+  GError *error = NULL;
+  GBytes *out;
+  Py_BEGIN_ALLOW_THREADS
+  out = part == PART_TRAK ? wk_eng_trak_build (g->trak, &error)
+        : part == PART_MAP ? wk_eng_map_build (g->map, g->trak, &error)
+        : wk_eng_stpc_build (g->stpc, &error);
+  Py_END_ALLOW_THREADS
+  return wk_bytes_result (st, out, error);
 }
 
 static PyObject *
 geom_build_trak (EngGeomObject *g, PyObject *unused)
 {
-  WkModState *st = geom_state (g);
-  if (st == NULL)
-    return NULL;
-  if (g->trak == NULL)
-    {
-      PyErr_SetString (PyExc_KeyError, "this level has no TRAK chunk");
-      return NULL;
-    }
-  GError *error = NULL;
-  GBytes *out;
-  Py_BEGIN_ALLOW_THREADS
-  out = wk_eng_trak_build (g->trak, &error);
-  Py_END_ALLOW_THREADS
-  return bytes_result (st, out, error);
+  return geom_build (g, PART_TRAK);
 }
 
 static PyObject *
 geom_build_map (EngGeomObject *g, PyObject *unused)
 {
-  WkModState *st = geom_state (g);
-  if (st == NULL)
-    return NULL;
-  if (g->map == NULL)
-    return no_map ();
-  GError *error = NULL;
-  GBytes *out;
-  Py_BEGIN_ALLOW_THREADS
-  out = wk_eng_map_build (g->map, g->trak, &error);
-  Py_END_ALLOW_THREADS
-  return bytes_result (st, out, error);
+  return geom_build (g, PART_MAP);
 }
 
 static PyObject *
 geom_build_stpc (EngGeomObject *g, PyObject *unused)
 {
-  WkModState *st = geom_state (g);
-  if (st == NULL)
-    return NULL;
-  if (g->stpc == NULL)
-    {
-      PyErr_SetString (PyExc_KeyError, "this level has no STPC chunk");
-      return NULL;
-    }
-  GError *error = NULL;
-  GBytes *out;
-  Py_BEGIN_ALLOW_THREADS
-  out = wk_eng_stpc_build (g->stpc, &error);
-  Py_END_ALLOW_THREADS
-  return bytes_result (st, out, error);
+  return geom_build (g, PART_STPC);
 }
 
 /* ---- write path ---- */
@@ -790,12 +762,14 @@ geom_import_mesh (EngGeomObject *g, PyObject *args, PyObject *kwds)
       || check_len (&b[7], np_ * 16, "c_polygons") < 0
       || check_len (&b[8], np_, "c_material") < 0)
     goto done;
-  if (b[9].has && b[9].view.len % 8)
+  if (b[9].has && (b[9].view.len % 8 || b[9].view.len / 8 > G_MAXUINT16 + 1))
     {
-      PyErr_SetString (PyExc_ValueError, "texture_table must be n×8 bytes");
+      /* as world_mesh: a u16 face index reaches no further entry */
+      PyErr_SetString (PyExc_ValueError,
+                       "texture_table must be n×8 bytes (n ≤ 65536)");
       goto done;
     }
-  guint n_entries = b[9].has ? (guint) MIN (b[9].view.len / 8, G_MAXUINT16 + 1) : 0;
+  guint n_entries = b[9].has ? (guint) (b[9].view.len / 8) : 0;
   entries = b[9].has ? g_new (WkEngTexEntry, n_entries + 1) : NULL;
   for (guint i = 0; i < n_entries; i++)
     wk_eng_tex_entry_decode ((const guint8 *) b[9].view.buf + 8 * i, &entries[i]);

@@ -1,6 +1,8 @@
 /* wadkit._core.EngText: the ENG TEXT chunk (palettes, pages, texture table)
- * exposed to Python; decoders write into arrays allocated here. One object
- * must not be used from several threads while set_page_rgba runs. */
+ * exposed to Python; decoders write into arrays allocated here. The page
+ * records change under set_page_rgba, which runs without the GIL: `lock`
+ * guards them (readers share it; taken only where the GIL is released or
+ * where the holder never needs the GIL, so it cannot deadlock). */
 #include "module.h"
 
 #include "wk_numpy.h"
@@ -10,6 +12,7 @@
 typedef struct {
   PyObject_HEAD
   WkEngText *text;
+  GRWLock lock; /* the pages: written by set_page_rgba */
 } EngTextObject;
 
 static const char *const kind_names[] = { "pal8", "rgb16", "rle16" };
@@ -18,23 +21,23 @@ static PyObject *
 eng_text_new (PyTypeObject *type, PyObject *args, PyObject *kwds)
 {
   static char *kwlist[] = { "payload", "base_offset", NULL };
-  Py_buffer view;
+  PyObject *payload;
   long long base = 0;
-  if (!PyArg_ParseTupleAndKeywords (args, kwds, "y*|L:EngText", kwlist, &view,
+  if (!PyArg_ParseTupleAndKeywords (args, kwds, "O|L:EngText", kwlist, &payload,
                                     &base))
     return NULL;
   WkModState *st = wk_state_from_type (type);
   if (st == NULL)
-    {
-      PyBuffer_Release (&view);
-      return NULL;
-    }
+    return NULL;
+  GBytes *bytes = wk_shared_bytes (st, payload);
+  if (bytes == NULL)
+    return NULL;
   GError *error = NULL;
   WkEngText *text;
   Py_BEGIN_ALLOW_THREADS
-  text = wk_eng_text_parse (view.buf, (gsize) view.len, base, &error);
+  text = wk_eng_text_parse_bytes (bytes, base, &error);
   Py_END_ALLOW_THREADS
-  PyBuffer_Release (&view);
+  g_bytes_unref (bytes);
   if (text == NULL)
     return wk_raise (st, error);
   EngTextObject *self = (EngTextObject *) type->tp_alloc (type, 0);
@@ -43,6 +46,7 @@ eng_text_new (PyTypeObject *type, PyObject *args, PyObject *kwds)
       wk_eng_text_free (text);
       return NULL;
     }
+  g_rw_lock_init (&self->lock);
   self->text = text;
   return (PyObject *) self;
 }
@@ -51,6 +55,8 @@ static void
 eng_text_dealloc (EngTextObject *self)
 {
   PyTypeObject *tp = Py_TYPE (self);
+  if (self->text)
+    g_rw_lock_clear (&self->lock);
   g_clear_pointer (&self->text, wk_eng_text_free);
   tp->tp_free ((PyObject *) self);
   Py_DECREF (tp);
@@ -75,7 +81,10 @@ eng_text_pages (EngTextObject *self, void *closure)
   PyObject *list = PyList_New (pages->len);
   for (guint i = 0; list && i < pages->len; i++)
     {
-      const WkEngPage *pg = &g_array_index (pages, WkEngPage, i);
+      g_rw_lock_reader_lock (&self->lock);
+      WkEngPage pg_copy = g_array_index (pages, WkEngPage, i);
+      g_rw_lock_reader_unlock (&self->lock);
+      const WkEngPage *pg = &pg_copy; /* its record is not used */
       PyObject *t = Py_BuildValue ("(skIIiOO)", kind_names[pg->kind],
                                    (unsigned long) pg->flags, pg->width,
                                    pg->height, pg->palette,
@@ -96,7 +105,7 @@ eng_text_page_rgba (EngTextObject *self, PyObject *arg)
   if ((i == -1 && PyErr_Occurred ()) || page_index (self, i) < 0)
     return NULL;
   WkModState *st = wk_state_from_type (Py_TYPE (self));
-  const WkEngPage *pg = &g_array_index (self->text->pages, WkEngPage, i);
+  const WkEngPage *pg = &g_array_index (self->text->pages, WkEngPage, i); /* size: fixed */
   npy_intp dims[3] = { pg->height, pg->width, 4 };
   PyObject *arr = PyArray_SimpleNew (3, dims, NPY_UINT8);
   if (st == NULL || arr == NULL)
@@ -108,7 +117,9 @@ eng_text_page_rgba (EngTextObject *self, PyObject *arg)
   GError *error = NULL;
   gboolean ok;
   Py_BEGIN_ALLOW_THREADS
+  g_rw_lock_reader_lock (&self->lock);
   ok = wk_eng_text_page_rgba (self->text, (guint) i, out, &error);
+  g_rw_lock_reader_unlock (&self->lock);
   Py_END_ALLOW_THREADS
   if (!ok)
     {
@@ -146,7 +157,9 @@ eng_text_set_page_rgba (EngTextObject *self, PyObject *args)
   GError *error = NULL;
   gboolean ok;
   Py_BEGIN_ALLOW_THREADS
+  g_rw_lock_writer_lock (&self->lock);
   ok = wk_eng_text_set_page_rgba (self->text, (guint) i, rgba, &error);
+  g_rw_lock_writer_unlock (&self->lock);
   Py_END_ALLOW_THREADS
   Py_DECREF (arr);
   if (!ok)
@@ -260,11 +273,20 @@ effect_dict (const WkEngTexEffect *e)
   PyObject *params = PyTuple_New (e->n_params);
   PyObject *frames = PyList_New (e->frames ? e->frames->len : 0);
   PyObject *d = NULL;
-  for (guint k = 0; params && k < e->n_params; k++)
-    PyTuple_SET_ITEM (params, k, PyLong_FromLong (e->params[k]));
-  for (guint k = 0; frames && e->frames && k < e->frames->len; k++)
-    PyList_SET_ITEM (frames, k, PyLong_FromLong (g_array_index (e->frames, guint16, k)));
-  if (params && frames)
+  gboolean ok = params && frames;
+  for (guint k = 0; ok && k < e->n_params; k++)
+    {
+      PyObject *v = PyLong_FromLong (e->params[k]);
+      ok = v != NULL;
+      PyTuple_SET_ITEM (params, k, v);
+    }
+  for (guint k = 0; ok && e->frames && k < e->frames->len; k++)
+    {
+      PyObject *v = PyLong_FromLong (g_array_index (e->frames, guint16, k));
+      ok = v != NULL;
+      PyList_SET_ITEM (frames, k, v);
+    }
+  if (ok)
     d = Py_BuildValue ("{s:I,s:I,s:O,s:O}", "texture", (unsigned) e->texture,
                        "type", (unsigned) e->type, "params", params,
                        "frames", frames);
@@ -304,13 +326,11 @@ eng_text_build (EngTextObject *self, PyObject *unused)
 {
   GBytes *out;
   Py_BEGIN_ALLOW_THREADS
+  g_rw_lock_reader_lock (&self->lock);
   out = wk_eng_text_build (self->text);
+  g_rw_lock_reader_unlock (&self->lock);
   Py_END_ALLOW_THREADS
-  gsize size;
-  const void *data = g_bytes_get_data (out, &size);
-  PyObject *result = PyBytes_FromStringAndSize (data, (Py_ssize_t) size);
-  g_bytes_unref (out);
-  return result;
+  return wk_bytes_result (NULL, out, NULL); /* never fails */
 }
 
 /* eng_face_uvs(rect, face_flags) -> (3, 2) float32: the renderer's UV

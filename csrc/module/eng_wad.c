@@ -64,10 +64,7 @@ eng_wad_dealloc (EngWadObject *self)
 static int
 eng_wad_getbuffer (EngWadObject *self, Py_buffer *view, int flags)
 {
-  gsize size = 0;
-  const void *data = g_bytes_get_data (self->wad->bytes, &size);
-  return PyBuffer_FillInfo (view, (PyObject *) self, (void *) data,
-                            (Py_ssize_t) size, 1, flags);
+  return wk_bytes_getbuffer ((PyObject *) self, self->wad->bytes, view, flags);
 }
 
 static PyObject *
@@ -188,13 +185,7 @@ eng_wad_build (EngWadObject *self, PyObject *args, PyObject *kwds)
   out = wk_eng_wad_build_checked (self->wad, repl, &error);
   Py_END_ALLOW_THREADS
   free_replacements (repl, self->wad->chunks->len);
-  if (out == NULL)
-    return wk_raise (st, error);
-  gsize size;
-  const void *data = g_bytes_get_data (out, &size);
-  PyObject *result = PyBytes_FromStringAndSize (data, (Py_ssize_t) size);
-  g_bytes_unref (out);
-  return result;
+  return wk_bytes_result (st, out, error);
 }
 
 static PyObject *

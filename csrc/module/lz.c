@@ -15,6 +15,11 @@ wk_lz_decompress_py (WkModState *st, const guint8 *src, gsize size, gint64 base,
   GError *error = NULL;
   PyObject *out = NULL;
   WkLzDecoder d;
+  if (max_size < 0)
+    {
+      PyErr_SetString (PyExc_ValueError, "max_size must be >= 0");
+      return NULL;
+    }
   if (!wk_lz_decoder_init (&d, src, size, base, &error))
     goto fail;
   if (expected > max_size)
@@ -25,6 +30,13 @@ wk_lz_decompress_py (WkModState *st, const guint8 *src, gsize size, gint64 base,
       goto fail;
     }
   Py_ssize_t declared = d.end - d.stream;
+  if (expected >= 0 && (guint64) expected > wk_lz_max_output ((gsize) declared))
+    {
+      wk_set_error (&error, WK_ERROR_FORMAT, base, "WAD-LZ stream of %zd bytes "
+                    "declared to hold %zd bytes, more than it can decode to",
+                    declared, expected);
+      goto fail;
+    }
   Py_ssize_t cap = expected >= 0 ? expected
                                  : MIN (max_size, MAX (declared * 4, 1 << 16));
   out = PyBytes_FromStringAndSize (NULL, cap);
@@ -77,13 +89,9 @@ lz_decompress (PyObject *module, PyObject *args, PyObject *kwds)
   if (!PyArg_ParseTupleAndKeywords (args, kwds, "y*|nn:lz_decompress", kwlist,
                                     &in, &max_size, &expected))
     return NULL;
-  PyObject *out = NULL;
-  if (max_size < 0)
-    PyErr_SetString (PyExc_ValueError, "max_size must be >= 0");
-  else
-    out = wk_lz_decompress_py (wk_state_from_module (module), in.buf,
-                               (gsize) in.len, 0, max_size, expected,
-                               "WAD-LZ stream"); /* .context is never empty */
+  PyObject *out = wk_lz_decompress_py (wk_state_from_module (module), in.buf,
+                                       (gsize) in.len, 0, max_size, expected,
+                                       "WAD-LZ stream"); /* .context never empty */
   PyBuffer_Release (&in);
   return out;
 }
@@ -114,13 +122,7 @@ lz_compress (PyObject *module, PyObject *args, PyObject *kwds)
   res = wk_lz_compress (in.buf, (gsize) in.len, mode, &error);
   Py_END_ALLOW_THREADS
   PyBuffer_Release (&in);
-  if (res == NULL)
-    return wk_raise (wk_state_from_module (module), error);
-  gsize size;
-  const void *data = g_bytes_get_data (res, &size);
-  PyObject *out = PyBytes_FromStringAndSize (data, (Py_ssize_t) size);
-  g_bytes_unref (res);
-  return out;
+  return wk_bytes_result (wk_state_from_module (module), res, error);
 }
 
 static PyObject *

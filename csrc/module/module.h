@@ -33,7 +33,8 @@ int wk_warn_all (WkModState *st, GPtrArray *warnings);
 int wk_fs_path (PyObject *obj, PyObject **out);
 
 /* Input bytes of a parser: a str/PathLike is memory-mapped (without the
- * GIL), anything with the buffer protocol is copied. NULL with a Python
+ * GIL), a bytes object shared, anything else with the buffer protocol
+ * copied (wk_shared_bytes). NULL with a Python
  * exception set, or with *error set (map failure). */
 GBytes *wk_source_bytes (PyObject *source, GError **error);
 
@@ -51,3 +52,22 @@ int wk_eng_floor_register (PyObject *module, WkModState *st);
 int wk_lz_register (PyObject *module, WkModState *st);
 int wk_rc2_register (PyObject *module, WkModState *st);
 int wk_rc2_tfrag_register (PyObject *module, WkModState *st);
+int wk_eng_new_register (PyObject *module, WkModState *st);
+int wk_rc2_build_register (PyObject *module, WkModState *st);
+
+/* dict[key] = value, stealing value; -1 on failure (value may be NULL, as
+ * when the call that made it failed). */
+int wk_dict_put (PyObject *dict, const char *key, PyObject *value);
+
+/* A core result as bytes: out copied into a new bytes object and released;
+ * out == NULL raises error via wk_raise. */
+PyObject *wk_bytes_result (WkModState *st, GBytes *out, GError *error);
+
+/* bf_getbuffer of an object whose contents are the read-only bytes. */
+int wk_bytes_getbuffer (PyObject *owner, GBytes *bytes, Py_buffer *view, int flags);
+
+/* A buffer-protocol object as GBytes: shared (no copy, the buffer held
+ * until the GBytes is freed) when it cannot change — bytes, an EngWad
+ * (st given), or a memoryview of one — else copied. NULL with a Python
+ * error set. */
+GBytes *wk_shared_bytes (WkModState *st, PyObject *obj);

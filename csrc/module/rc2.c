@@ -51,19 +51,7 @@ rc2_level_dealloc (Rc2LevelObject *self)
 static int
 rc2_level_getbuffer (Rc2LevelObject *self, Py_buffer *view, int flags)
 {
-  gsize size = 0;
-  const void *data = g_bytes_get_data (self->lvl->bytes, &size);
-  return PyBuffer_FillInfo (view, (PyObject *) self, (void *) data,
-                            (Py_ssize_t) size, 1, flags);
-}
-
-/* d[key] = value, stealing value; -1 on failure. */
-static int
-put (PyObject *d, const char *key, PyObject *value)
-{
-  int rc = value ? PyDict_SetItemString (d, key, value) : -1;
-  Py_XDECREF (value);
-  return rc;
+  return wk_bytes_getbuffer ((PyObject *) self, self->lvl->bytes, view, flags);
 }
 
 static PyObject *
@@ -81,9 +69,10 @@ rc2_level_extents (Rc2LevelObject *self, void *closure)
   for (guint i = 0; d && i < self->lvl->n_extents; i++)
     {
       const WkRc2Extent *x = &self->lvl->extents[i];
-      if (put (d, x->name, Py_BuildValue ("(nnii)", (Py_ssize_t) x->offset,
-                                          (Py_ssize_t) x->size, x->sector,
-                                          x->sectors)) < 0)
+      if (wk_dict_put (d, x->name,
+                       Py_BuildValue ("(nnii)", (Py_ssize_t) x->offset,
+                                      (Py_ssize_t) x->size, x->sector,
+                                      x->sectors)) < 0)
         Py_CLEAR (d);
     }
   return d;
@@ -96,8 +85,8 @@ rc2_level_sections (Rc2LevelObject *self, void *closure)
   for (guint i = 0; d && i < WK_RC2_SECTIONS; i++)
     {
       const WkRc2Section *s = &self->lvl->sections[i];
-      if (put (d, s->name, Py_BuildValue ("(nn)", (Py_ssize_t) s->offset,
-                                          (Py_ssize_t) s->size)) < 0)
+      if (wk_dict_put (d, s->name, Py_BuildValue ("(nn)", (Py_ssize_t) s->offset,
+                                                  (Py_ssize_t) s->size)) < 0)
         Py_CLEAR (d);
     }
   return d;
@@ -113,7 +102,7 @@ rc2_level_core_header (Rc2LevelObject *self, void *closure)
       PyObject *value = f->is_range
           ? Py_BuildValue ("(ii)", v, WK_RC2_CORE (self->lvl, f->offset + 4))
           : PyLong_FromLong (v);
-      if (put (d, f->name, value) < 0)
+      if (wk_dict_put (d, f->name, value) < 0)
         Py_CLEAR (d);
     }
   return d;

@@ -5,25 +5,6 @@
 #include "../core/common/wk_error.h"
 #include "../core/rc2/tfrag.h"
 
-/* A new C-contiguous array with a copy of a GArray's contents. */
-static PyObject *
-to_array (GArray *a, int nd, npy_intp *dims, int type)
-{
-  PyObject *arr = PyArray_SimpleNew (nd, dims, type);
-  if (arr != NULL && a->len)
-    memcpy (PyArray_DATA ((PyArrayObject *) arr), a->data,
-            (gsize) a->len * g_array_get_element_size (a));
-  return arr;
-}
-
-static int
-put (PyObject *d, const char *key, PyObject *value)
-{
-  int rc = value ? PyDict_SetItemString (d, key, value) : -1;
-  Py_XDECREF (value);
-  return rc;
-}
-
 static PyObject *
 patch_dict (const WkTfragPatch *p)
 {
@@ -49,19 +30,44 @@ tfrag_parse (PyObject *module, PyObject *args, PyObject *kwds)
     return NULL;
   GError *error = NULL;
   WkTfrags *t;
+  /* The fill reads the block again after the parse checked it: a buffer
+   * another thread could change meanwhile is parsed from a copy. */
+  g_autofree guint8 *copy = in.readonly ? NULL : g_memdup2 (in.buf, (gsize) in.len);
+  const guint8 *block = copy ? copy : in.buf;
   Py_BEGIN_ALLOW_THREADS
-  t = wk_tfrags_parse (in.buf, (gsize) in.len, base, lod, texture_count, &error);
+  t = wk_tfrags_parse (block, (gsize) in.len, base, lod, texture_count, &error);
   Py_END_ALLOW_THREADS
-  PyBuffer_Release (&in);
   if (t == NULL)
     {
+      PyBuffer_Release (&in);
       wk_error_prefix (&error, "RC2 tfrags"); /* .context is never empty */
       return wk_raise (wk_state_from_module (module), error);
     }
-  PyObject *d = PyDict_New ();
-  npy_intp nv = t->positions->len, nt = t->tris->len;
+  npy_intp nv = (npy_intp) t->n_positions, nt = (npy_intp) t->n_tris;
   npy_intp d_pos[2] = { nv, 3 }, d_tri[2] = { nt, 3 };
   npy_intp d_uv[3] = { nt, 3, 2 }, d_col[3] = { nt, 3, 4 }, d_one[1] = { nt };
+  PyObject *arr[6] = {
+    PyArray_SimpleNew (2, d_pos, NPY_FLOAT32),
+    PyArray_SimpleNew (2, d_tri, NPY_UINT32),
+    PyArray_SimpleNew (3, d_uv, NPY_FLOAT32),
+    PyArray_SimpleNew (3, d_col, NPY_FLOAT32),
+    PyArray_SimpleNew (1, d_one, NPY_INT32),
+    PyArray_SimpleNew (1, d_one, NPY_INT32),
+  };
+  static const char *const keys[6] = { "positions", "triangles", "uv", "color",
+                                       "texture", "patch" };
+  PyObject *d = NULL;
+  for (int i = 0; i < 6; i++)
+    if (arr[i] == NULL)
+      goto done;
+  WkTfragOut out = {
+    PyArray_DATA ((PyArrayObject *) arr[0]), PyArray_DATA ((PyArrayObject *) arr[1]),
+    PyArray_DATA ((PyArrayObject *) arr[2]), PyArray_DATA ((PyArrayObject *) arr[3]),
+    PyArray_DATA ((PyArrayObject *) arr[4]), PyArray_DATA ((PyArrayObject *) arr[5]),
+  };
+  Py_BEGIN_ALLOW_THREADS
+  wk_tfrags_fill (t, &out);
+  Py_END_ALLOW_THREADS
   PyObject *patches = PyList_New (t->patches->len);
   for (guint i = 0; patches && i < t->patches->len; i++)
     {
@@ -71,17 +77,31 @@ tfrag_parse (PyObject *module, PyObject *args, PyObject *kwds)
       else
         PyList_SET_ITEM (patches, i, p);
     }
-  if (d == NULL
-      || put (d, "positions", to_array (t->positions, 2, d_pos, NPY_FLOAT32)) < 0
-      || put (d, "triangles", to_array (t->tris, 2, d_tri, NPY_UINT32)) < 0
-      || put (d, "uv", to_array (t->uv, 3, d_uv, NPY_FLOAT32)) < 0
-      || put (d, "color", to_array (t->color, 3, d_col, NPY_FLOAT32)) < 0
-      || put (d, "texture", to_array (t->texture, 1, d_one, NPY_INT32)) < 0
-      || put (d, "patch", to_array (t->patch, 1, d_one, NPY_INT32)) < 0
-      || put (d, "patches", patches) < 0
-      || put (d, "lod_distance", PyFloat_FromDouble (t->lod_distance)) < 0)
+  d = PyDict_New ();
+  if (d == NULL)
+    {
+      Py_XDECREF (patches);
+      goto done;
+    }
+  for (int i = 0; i < 6; i++)
+    {
+      PyObject *a = arr[i];
+      arr[i] = NULL;
+      if (wk_dict_put (d, keys[i], a) < 0)
+        {
+          Py_CLEAR (d);
+          Py_XDECREF (patches);
+          goto done;
+        }
+    }
+  if (wk_dict_put (d, "patches", patches) < 0
+      || wk_dict_put (d, "lod_distance", PyFloat_FromDouble (t->lod_distance)) < 0)
     Py_CLEAR (d);
+done:
+  for (int i = 0; i < 6; i++)
+    Py_XDECREF (arr[i]);
   wk_tfrags_free (t);
+  PyBuffer_Release (&in);
   return d;
 }
 
@@ -180,15 +200,7 @@ tfrag_build (PyObject *module, PyObject *args)
   Py_BEGIN_ALLOW_THREADS
   out = wk_tfrags_build (meshes, (guint) count, lod_distance, &error);
   Py_END_ALLOW_THREADS
-  if (out == NULL)
-    wk_raise (wk_state_from_module (module), error);
-  else
-    {
-      gsize size;
-      const void *data = g_bytes_get_data (out, &size);
-      result = PyBytes_FromStringAndSize (data, (Py_ssize_t) size);
-      g_bytes_unref (out);
-    }
+  result = wk_bytes_result (wk_state_from_module (module), out, error);
 done:
   for (Py_ssize_t i = 0; i < held; i++)
     PyBuffer_Release (&views[i]);

@@ -1,4 +1,4 @@
-/* Small helpers the binding files share: paths and input bytes. */
+/* Small helpers the binding files share: paths, input bytes, results. */
 #include "module.h"
 
 #include "../core/common/wk_file.h"
@@ -25,10 +25,36 @@ wk_source_bytes (PyObject *source, GError **error)
       Py_DECREF (path);
       return bytes;
     }
-  Py_buffer view;
-  if (PyObject_GetBuffer (source, &view, PyBUF_SIMPLE) < 0)
-    return NULL;
-  GBytes *bytes = g_bytes_new (view.buf, (gsize) view.len);
-  PyBuffer_Release (&view);
-  return bytes;
+  return wk_shared_bytes (NULL, source);
+}
+
+int
+wk_dict_put (PyObject *dict, const char *key, PyObject *value)
+{
+  if (value == NULL)
+    return -1;
+  int rc = PyDict_SetItemString (dict, key, value);
+  Py_DECREF (value);
+  return rc;
+}
+
+PyObject *
+wk_bytes_result (WkModState *st, GBytes *out, GError *error)
+{
+  if (out == NULL)
+    return wk_raise (st, error);
+  gsize size;
+  const void *data = g_bytes_get_data (out, &size);
+  PyObject *b = PyBytes_FromStringAndSize (data, (Py_ssize_t) size);
+  g_bytes_unref (out);
+  return b;
+}
+
+int
+wk_bytes_getbuffer (PyObject *owner, GBytes *bytes, Py_buffer *view, int flags)
+{
+  gsize size = 0;
+  const void *data = g_bytes_get_data (bytes, &size);
+  return PyBuffer_FillInfo (view, owner, (void *) data, (Py_ssize_t) size, 1,
+                            flags);
 }

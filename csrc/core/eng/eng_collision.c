@@ -151,25 +151,11 @@ wk_eng_coll_decode (const guint8 *raw, gsize size, gint64 base,
   return TRUE;
 }
 
-/* Newell normal: twice the area vector, right-hand rule over the corners. */
-static void
-newell (const double c[][3], guint n, double out[3])
-{
-  out[0] = out[1] = out[2] = 0.0;
-  for (guint i = 0; i < n; i++)
-    {
-      const double *a = c[i], *b = c[(i + 1) % n];
-      out[0] += (a[1] - b[1]) * (a[2] + b[2]);
-      out[1] += (a[2] - b[2]) * (a[0] + b[0]);
-      out[2] += (a[0] - b[0]) * (a[1] + b[1]);
-    }
-}
-
 gboolean
 wk_eng_coll_degenerate (const double corners[][3], guint n)
 {
   double area[3];
-  newell (corners, n, area);
+  wk_vec_newell (corners, n, area);
   if (!(wk_vec_norm (area) / 2.0 >= MIN_AREA))
     return TRUE;
   for (guint i = 0; i < n; i++)
@@ -269,7 +255,7 @@ wk_eng_coll_encode_polygon (const double c[][3], guint n, guint8 material,
       return FALSE;
     }
   double u[3], centre[3] = { 0, 0, 0 };
-  newell (c, n, u);
+  wk_vec_newell (c, n, u);
   double len = wk_vec_norm (u);
   for (int k = 0; k < 3; k++)
     u[k] /= len;

@@ -378,14 +378,8 @@ static double
 polygon_dist (const WkEngCollPolygon *poly, const double q[3])
 {
   guint n = poly->n_corners;
-  double nrm[3] = { 0, 0, 0 };
-  for (guint i = 0; i < n; i++) /* Newell: orientation of the decoded corners */
-    {
-      const double *a = poly->corners[i], *b = poly->corners[(i + 1) % n];
-      nrm[0] += (a[1] - b[1]) * (a[2] + b[2]);
-      nrm[1] += (a[2] - b[2]) * (a[0] + b[0]);
-      nrm[2] += (a[0] - b[0]) * (a[1] + b[1]);
-    }
+  double nrm[3]; /* orientation of the decoded corners */
+  wk_vec_newell ((const double (*)[3]) poly->corners, n, nrm);
   gboolean inside = TRUE;
   double best = G_MAXDOUBLE;
   for (guint i = 0; i < n; i++)
@@ -394,9 +388,7 @@ polygon_dist (const WkEngCollPolygon *poly, const double q[3])
       double ab[3], aq[3], cr[3];
       wk_vec_sub (b, a, ab);
       wk_vec_sub (q, a, aq);
-      cr[0] = ab[1] * aq[2] - ab[2] * aq[1];
-      cr[1] = ab[2] * aq[0] - ab[0] * aq[2];
-      cr[2] = ab[0] * aq[1] - ab[1] * aq[0];
+      wk_vec_cross (ab, aq, cr);
       if (wk_vec_dot (cr, nrm) < 0)
         inside = FALSE;
       best = MIN (best, seg_dist (q, a, b));

@@ -1,5 +1,6 @@
 #include "eng_import.h"
 
+#include "../common/wk_num.h"
 #include "../common/wk_vec.h"
 
 #include <math.h>
@@ -274,9 +275,7 @@ face_cmp (gconstpointer a, gconstpointer b)
 static guint8
 color_byte (gfloat c)
 {
-  if (!(c > 0))
-    return 0;
-  return (guint8) MIN (lroundf (c * 128.0f), 255);
+  return wk_round_byte ((double) c * 128.0);
 }
 
 /* Build the model of one cell. */
@@ -458,7 +457,7 @@ tri_degenerate (const WkEngMeshIn *in, gsize t)
       b[k] = (double) in->positions[3 * (gsize) v[2] + k] - in->positions[3 * (gsize) v[0] + k];
     }
   wk_vec_cross (a, b, n);
-  return sqrt (n[0] * n[0] + n[1] * n[1] + n[2] * n[2]) < 1e-10;
+  return wk_vec_norm (n) < 1e-10;
 }
 
 static gboolean
@@ -649,6 +648,16 @@ wk_eng_import_map (const WkEngMap *base, const GPtrArray *base_models,
     {
       w = MAX (w, g_array_index (imp->cell_x, guint32, i) + 1);
       h = MAX (h, g_array_index (imp->cell_z, guint32, i) + 1);
+    }
+  if ((w != base->w || h != base->h)
+      && (guint64) w * h > (guint64) WK_ENG_MAX_GRID * WK_ENG_MAX_GRID)
+    {
+      /* a long thin base grid grown sideways: refuse before allocating */
+      wk_set_error (error, WK_ERROR_LIMIT, -1,
+                    "the MAP grid would grow from %u×%u to %u×%u cells, beyond "
+                    "%d×%d cells", base->w, base->h, w, h, WK_ENG_MAX_GRID,
+                    WK_ENG_MAX_GRID);
+      return NULL;
     }
   if (w != base->w || h != base->h)
     g_ptr_array_add (warnings, g_strdup_printf (

@@ -3,6 +3,7 @@
 #include <math.h>
 
 #include "eng_coll_record.h"
+#include "../common/wk_vec.h"
 
 WkEngModel *
 wk_eng_model_new (gboolean stpc)
@@ -195,20 +196,27 @@ wk_eng_model_check_limits (const WkEngModel *m, GError **error)
   return TRUE;
 }
 
-void
-wk_eng_face_plane (const gfloat p0[3], const gfloat p1[3], const gfloat p2[3],
-                   gfloat plane[4])
+/* (p1 - p0) × (p2 - p0) in double. */
+static void
+face_cross (const gfloat p0[3], const gfloat p1[3], const gfloat p2[3],
+            double n[3])
 {
-  double e1[3], e2[3], n[3];
+  double e1[3], e2[3];
   for (int k = 0; k < 3; k++)
     {
       e1[k] = (double) p1[k] - p0[k];
       e2[k] = (double) p2[k] - p0[k];
     }
-  n[0] = e1[1] * e2[2] - e1[2] * e2[1];
-  n[1] = e1[2] * e2[0] - e1[0] * e2[2];
-  n[2] = e1[0] * e2[1] - e1[1] * e2[0];
-  double len = sqrt (n[0] * n[0] + n[1] * n[1] + n[2] * n[2]);
+  wk_vec_cross (e1, e2, n);
+}
+
+void
+wk_eng_face_plane (const gfloat p0[3], const gfloat p1[3], const gfloat p2[3],
+                   gfloat plane[4])
+{
+  double n[3];
+  face_cross (p0, p1, p2, n);
+  double len = wk_vec_norm (n);
   if (len > 0)
     for (int k = 0; k < 3; k++)
       n[k] /= len;
@@ -253,15 +261,8 @@ wk_eng_model_recompute (WkEngModel *m)
         p[k] = &m->verts[6 * (gsize) face->v[k]];
       wk_eng_face_plane (p[0], p[1], p[2], face->plane);
       /* area-weighted: the unnormalised cross product */
-      double e1[3], e2[3], n[3];
-      for (int k = 0; k < 3; k++)
-        {
-          e1[k] = (double) p[1][k] - p[0][k];
-          e2[k] = (double) p[2][k] - p[0][k];
-        }
-      n[0] = e1[1] * e2[2] - e1[2] * e2[1];
-      n[1] = e1[2] * e2[0] - e1[0] * e2[2];
-      n[2] = e1[0] * e2[1] - e1[1] * e2[0];
+      double n[3];
+      face_cross (p[0], p[1], p[2], n);
       for (int c = 0; c < 3; c++)
         for (int k = 0; k < 3; k++)
           acc[3 * (gsize) face->v[c] + k] += n[k];
@@ -269,7 +270,7 @@ wk_eng_model_recompute (WkEngModel *m)
   for (guint i = 0; i < m->n_verts; i++)
     {
       double *n = &acc[3 * (gsize) i];
-      double len = sqrt (n[0] * n[0] + n[1] * n[1] + n[2] * n[2]);
+      double len = wk_vec_norm (n);
       for (int k = 0; k < 3; k++)
         m->verts[6 * (gsize) i + 3 + k] = len > 0 ? (gfloat) (n[k] / len)
                                                   : (k == 1 ? 1.0f : 0.0f);

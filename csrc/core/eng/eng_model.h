@@ -62,7 +62,7 @@ void wk_eng_model_write_data (const WkEngModel *m, GByteArray *out);
 gboolean wk_eng_model_check_limits (const WkEngModel *m, GError **error);
 
 /* After geometry edits: centre and box (with WK_ENG_BOX_MARGIN), every face
- * plane, and smoothed vertex normals (angle-weighted face normals). */
+ * plane, and smoothed vertex normals (area-weighted face normals). */
 void wk_eng_model_recompute (WkEngModel *m);
 
 /* The face plane of corners p0 p1 p2 as the files store it. */

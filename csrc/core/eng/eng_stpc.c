@@ -18,7 +18,7 @@ delta_count (guint32 n_delta)
   return n_delta > G_MAXINT32 ? 0 : n_delta;
 }
 
-gsize
+guint64
 wk_eng_anim_delta_size (const WkEngAnim *a, guint32 f)
 {
   guint64 n = delta_count (a->n_delta);
@@ -27,15 +27,26 @@ wk_eng_anim_delta_size (const WkEngAnim *a, guint32 f)
   return f == 0 ? n * 8 : n * 2 + (n & 1) * 2;
 }
 
+/* Bytes of frames 0..f-1; FALSE when that does not fit in 64 bits. */
+static gboolean
+frames_bytes (const WkEngAnim *a, guint32 f, guint64 *out)
+{
+  /* each term below 2^39: only the product can overflow */
+  guint64 matrices = (guint64) a->n_bones * 64, rest;
+  *out = 0;
+  if (f == 0)
+    return TRUE;
+  if (!g_uint64_checked_mul (&rest, f - 1, wk_eng_anim_delta_size (a, 1) + matrices))
+    return FALSE;
+  return g_uint64_checked_add (out, rest, wk_eng_anim_delta_size (a, 0) + matrices);
+}
+
 gsize
 wk_eng_anim_frame_offset (const WkEngAnim *a, guint32 f)
 {
-  gsize off = a->frames_off;
-  guint64 matrices = (guint64) a->n_bones * 64;
-  if (f > 0)
-    off += wk_eng_anim_delta_size (a, 0) + matrices
-           + (gsize) (f - 1) * (wk_eng_anim_delta_size (a, 1) + matrices);
-  return off;
+  guint64 before;
+  frames_bytes (a, f, &before); /* fits: checked by the parse */
+  return a->frames_off + (gsize) before;
 }
 
 static gboolean
@@ -97,20 +108,20 @@ read_anim (WkReader *r, WkEngAnimLayout layout, WkEngAnim *a, GError **error)
   a->frames_off = r->pos;
   if (a->n_frames)
     {
-      /* all sizes below 2^32 × small factors: no overflow in 64 bits */
-      guint64 per_frame = (guint64) wk_eng_anim_delta_size (a, 1) + (guint64) a->n_bones * 64;
       /* Frames that hold no bytes cost nothing to claim: without a bound a
        * 32-byte header asks the binding for 2^32 frame arrays (found by the
        * hostile suite) [assumed: no real animation has this many]. */
-      if (per_frame == 0 && a->n_frames > WK_ENG_ANIM_MAX_EMPTY_FRAMES)
+      if (wk_eng_anim_delta_size (a, 1) == 0 && a->n_bones == 0
+          && a->n_frames > WK_ENG_ANIM_MAX_EMPTY_FRAMES)
         {
           wk_set_error (error, WK_ERROR_FORMAT, at,
                         "animation of %u frames without deltas or bones "
                         "(at most %u)", a->n_frames, WK_ENG_ANIM_MAX_EMPTY_FRAMES);
           return FALSE;
         }
-      guint64 total = (guint64) wk_eng_anim_delta_size (a, 0) + (guint64) a->n_bones * 64
-                      + (guint64) (a->n_frames - 1) * per_frame;
+      guint64 total;
+      if (!frames_bytes (a, a->n_frames, &total))
+        total = G_MAXUINT64;
       if (!wk_reader_check (r, total > G_MAXSIZE ? G_MAXSIZE : (gsize) total,
                             "animation frames", error))
         return FALSE;

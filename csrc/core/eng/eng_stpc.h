@@ -52,7 +52,7 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC (WkEngStpc, wk_eng_stpc_free)
 
 /* The deltas of frame f start at this offset; the matrices follow them. */
 gsize wk_eng_anim_frame_offset (const WkEngAnim *a, guint32 f);
-gsize wk_eng_anim_delta_size (const WkEngAnim *a, guint32 f);
+guint64 wk_eng_anim_delta_size (const WkEngAnim *a, guint32 f);
 
 /* Models rebuilt from their fields; animations and the rest kept exact. */
 GBytes *wk_eng_stpc_build (const WkEngStpc *s, GError **error);

@@ -265,8 +265,17 @@ WkEngText *
 wk_eng_text_parse (const guint8 *payload, gsize size, gint64 base_offset,
                    GError **error)
 {
+  g_autoptr (GBytes) bytes = g_bytes_new (payload, size);
+  return wk_eng_text_parse_bytes (bytes, base_offset, error);
+}
+
+WkEngText *
+wk_eng_text_parse_bytes (GBytes *payload, gint64 base_offset, GError **error)
+{
   g_autoptr (WkEngText) t = g_new0 (WkEngText, 1);
-  t->payload = g_bytes_new (payload, size);
+  gsize size;
+  g_bytes_get_data (payload, &size);
+  t->payload = g_bytes_ref (payload);
   t->base = base_offset;
   t->palettes = g_array_new (FALSE, FALSE, sizeof (WkEngPalette));
   t->pages = g_array_new (FALSE, FALSE, sizeof (WkEngPage));

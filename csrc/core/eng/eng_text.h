@@ -76,6 +76,10 @@ typedef struct {
  * palette indices checked) so the decoders below cannot fail on it. */
 WkEngText *wk_eng_text_parse (const guint8 *payload, gsize size,
                               gint64 base_offset, GError **error);
+/* The same without the copy: takes a reference on payload (which must not
+ * change while the WkEngText lives). */
+WkEngText *wk_eng_text_parse_bytes (GBytes *payload, gint64 base_offset,
+                                    GError **error);
 void wk_eng_text_free (WkEngText *text);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (WkEngText, wk_eng_text_free)
 

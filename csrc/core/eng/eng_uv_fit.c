@@ -2,6 +2,8 @@
 
 #include <math.h>
 
+#include "../common/wk_num.h"
+
 /* The corner-flag combinations that give different UVs; the quad halves
  * first (most faces of the originals use them). */
 static const guint16 patterns[] = {
@@ -14,7 +16,7 @@ static const guint16 patterns[] = {
 static guint8
 texel (double t)
 {
-  return (guint8) CLAMP (lround (t * 256.0), 0, 255);
+  return wk_round_byte (t * 256.0);
 }
 
 gfloat
@@ -65,8 +67,7 @@ wk_eng_uv_fit (const gfloat uv[3][2], WkEngUvFit *fit)
           double hi = cnt[c][1] ? sum[c][1] / cnt[c][1] : lo + 1.0 / 256;
           t[c][0] = texel (lo);
           /* hi edge is (last texel + 1)/256 */
-          long last = lround (hi * 256.0) - 1;
-          t[c][1] = (guint8) CLAMP (last, t[c][0], 255);
+          t[c][1] = wk_clamp_byte (round (hi * 256.0) - 1.0, t[c][0]);
         }
       e.u0 = t[0][0];
       e.u1 = t[0][1];

@@ -50,9 +50,9 @@ wk_eng_tile_point (const gint32 b[6], const gfloat v[3], WkEngSpace space,
   out[2] = (gfloat) (space == WK_ENG_SPACE_FILE ? -Z : Z);
 }
 
-void
+gboolean
 wk_eng_world_mesh_size (const GPtrArray *models, const WkEngMap *map,
-                        gsize *n_verts, gsize *n_tris)
+                        gsize *n_verts, gsize *n_tris, GError **error)
 {
   *n_verts = *n_tris = 0;
   for (guint32 i = 0; i < map->n; i++)
@@ -62,15 +62,63 @@ wk_eng_world_mesh_size (const GPtrArray *models, const WkEngMap *map,
         continue;
       *n_verts += m->n_verts;
       *n_tris += m->n_faces;
+      if (*n_verts > WK_ENG_WORLD_MAX || *n_tris > WK_ENG_WORLD_MAX)
+        {
+          /* Tiles share models, so a small file can name a huge mesh. */
+          wk_set_error (error, WK_ERROR_FORMAT, -1,
+                        "the tiles up to tile %u place more than %u vertices "
+                        "or triangles (originals have ~30,000)", i,
+                        (guint) WK_ENG_WORLD_MAX);
+          wk_error_prefix (error, "MAP world mesh");
+          return FALSE;
+        }
     }
+  return TRUE;
+}
+
+/* A tile's rotation and position, computed once per tile: the transform
+ * of wk_eng_tile_point with cos/sin hoisted out of the vertex loop (the
+ * same double arithmetic, so the same floats). */
+typedef struct {
+  double c, s, x, y, z, zsign;
+} TileXform;
+
+static void
+tile_xform (const gint32 b[6], WkEngSpace space, TileXform *t)
+{
+  const double a = (double) b[1] / 4096.0 * 2.0 * G_PI;
+  t->c = cos (a);
+  t->s = sin (a);
+  t->x = b[3] / 4096.0;
+  t->y = b[4] / 4096.0;
+  t->z = -(double) b[5] / 4096.0; /* not -b[5]: INT32_MIN (fuzz_eng_map) */
+  t->zsign = space == WK_ENG_SPACE_FILE ? -1.0 : 1.0;
 }
 
 static void
-corner_color (const guint8 *rgba, gboolean white, gfloat out[4])
+tile_points (const TileXform *t, const gfloat *restrict verts, gsize n,
+             gfloat *restrict out)
 {
-  for (int k = 0; k < 3; k++)
-    out[k] = white ? 1.0f : MIN ((gfloat) rgba[k] / 128.0f, 1.0f);
-  out[3] = 1.0f;
+  for (gsize v = 0; v < n; v++, verts += 6, out += 3)
+    {
+      const double vx = verts[0], vz = verts[2];
+      out[0] = (gfloat) (t->x + vx * t->c - vz * t->s);
+      out[1] = (gfloat) (t->y + verts[1]);
+      out[2] = (gfloat) (t->zsign * (t->z + vx * t->s + vz * t->c));
+    }
+}
+
+/* A tile's vertex colours as floats, once per vertex (not per corner):
+ * byte/128 clamped to 1, alpha 1. */
+static void
+tile_colors (const guint8 *restrict rgba, gsize n, gfloat *restrict out)
+{
+  for (gsize v = 0; v < n; v++, rgba += 4, out += 4)
+    {
+      for (int k = 0; k < 3; k++)
+        out[k] = MIN ((gfloat) rgba[k] / 128.0f, 1.0f);
+      out[3] = 1.0f;
+    }
 }
 
 gboolean
@@ -80,25 +128,48 @@ wk_eng_world_mesh_fill (const GPtrArray *models, const WkEngMap *map,
                         const WkEngMeshOut *out, GError **error)
 {
   static const gfloat unit_rect[4] = { 0.0f, 0.0f, 1.0f, 1.0f };
-  static const guint8 grey[4] = { 0x80, 0x80, 0x80, 0x80 };
+  static const gfloat white[4] = { 1.0f, 1.0f, 1.0f, 1.0f };
+  static const gfloat grey[4] = { 1.0f, 1.0f, 1.0f, 1.0f }; /* 0x80/128 */
+  /* Per entry, once: its UV rectangle and page. */
+  g_autofree gfloat *rects = g_new (gfloat, 4 * (gsize) n_entries + 4);
+  g_autofree gint32 *pages = g_new (gint32, (gsize) n_entries + 1);
+  for (guint e = 0; e < n_entries; e++)
+    {
+      wk_eng_tex_uv_rect (&entries[e], &rects[4 * e]);
+      pages[e] = entries[e].flags & WK_ENG_TEX_FLAT ? -1 : entries[e].page;
+    }
+  guint max_verts = 0;
+  for (guint32 i = 0; i < map->n; i++)
+    {
+      const WkEngModel *m = g_ptr_array_index (models, map->model[i]);
+      max_verts = MAX (max_verts, m->n_verts);
+    }
+  g_autofree gfloat *ctab = g_new (gfloat, 4 * (gsize) max_verts + 4);
+
+  gfloat *restrict o_pos = out->positions, *restrict o_uv = out->uv;
+  gfloat *restrict o_col = out->color;
+  guint32 *restrict o_tri = out->triangles;
+  gint32 *restrict o_tex = out->texture, *restrict o_page = out->page;
+  gint32 *restrict o_tile = out->tile;
+  guint16 *restrict o_flags = out->face_flags;
   gsize v0 = 0, t = 0;
   for (guint32 i = 0; i < map->n; i++)
     {
       const WkEngModel *m = g_ptr_array_index (models, map->model[i]);
       if (m->n_faces == 0)
         continue;
-      for (gsize v = 0; v < m->n_verts; v++)
-        wk_eng_tile_point (map->b[i], &m->verts[6 * v], space,
-                           &out->positions[3 * (v0 + v)]);
+      TileXform xf;
+      tile_xform (map->b[i], space, &xf);
+      tile_points (&xf, m->verts, m->n_verts, &o_pos[3 * v0]);
       guint set = color_set < map->col_sets[i] ? color_set : 0;
-      const guint8 *colors = map->colors
-                             + 4 * ((gsize) map->col_start[i] + (gsize) set * m->n_verts);
+      tile_colors (map->colors + 4 * ((gsize) map->col_start[i]
+                                      + (gsize) set * m->n_verts),
+                   m->n_verts, ctab);
       for (guint f = 0; f < m->n_faces; f++, t++)
         {
           const WkEngFace *face = &m->faces[f];
-          gfloat rect[4];
-          memcpy (rect, unit_rect, sizeof rect);
-          out->page[t] = -1;
+          const gfloat *rect = unit_rect;
+          o_page[t] = -1;
           if (entries != NULL)
             {
               if (face->tex >= n_entries)
@@ -112,27 +183,26 @@ wk_eng_world_mesh_fill (const GPtrArray *models, const WkEngMap *map,
                                    map->model[i], i);
                   return FALSE;
                 }
-              const WkEngTexEntry *e = &entries[face->tex];
-              if (!(e->flags & WK_ENG_TEX_FLAT))
-                out->page[t] = e->page;
-              wk_eng_tex_uv_rect (e, rect);
+              rect = &rects[4 * face->tex];
+              o_page[t] = pages[face->tex];
             }
           gfloat uv[3][2];
           wk_eng_face_uvs (rect, face->flags, uv);
-          const gboolean white = (face->flags & WK_ENG_FACE_NOCOLOR) != 0;
+          const gboolean nocolor = (face->flags & WK_ENG_FACE_NOCOLOR) != 0;
           for (guint k = 0; k < 3; k++)
             {
               guint src = wk_eng_corner (space, k);
               guint vi = face->v[src];
-              out->triangles[3 * t + k] = (guint32) (v0 + vi);
-              out->uv[6 * t + 2 * k] = uv[src][0];
-              out->uv[6 * t + 2 * k + 1] = uv[src][1];
-              corner_color (m->n_verts ? colors + 4 * (gsize) vi : grey, white,
-                            &out->color[12 * t + 4 * k]);
+              o_tri[3 * t + k] = (guint32) (v0 + vi);
+              o_uv[6 * t + 2 * k] = uv[src][0];
+              o_uv[6 * t + 2 * k + 1] = uv[src][1];
+              memcpy (&o_col[12 * t + 4 * k],
+                      nocolor ? white : m->n_verts ? &ctab[4 * vi] : grey,
+                      4 * sizeof (gfloat));
             }
-          out->texture[t] = face->tex;
-          out->face_flags[t] = face->flags;
-          out->tile[t] = (gint32) i;
+          o_tex[t] = face->tex;
+          o_flags[t] = face->flags;
+          o_tile[t] = (gint32) i;
         }
       v0 += m->n_verts;
     }

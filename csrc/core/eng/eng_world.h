@@ -51,10 +51,14 @@ typedef struct {
   gint32 *tile;        /* T */
 } WkEngMeshOut;
 
+/* Upper bound on the world mesh's vertices and triangles [assumed: ~140×
+ * the largest original level; keeps the arrays under ~0.5 GB]. */
+#define WK_ENG_WORLD_MAX (4u << 20)
+
 /* Sizes of the world mesh: the vertices and faces of every tile whose model
- * has faces. */
-void wk_eng_world_mesh_size (const GPtrArray *models, const WkEngMap *map,
-                             gsize *n_verts, gsize *n_tris);
+ * has faces. FormatError when they pass WK_ENG_WORLD_MAX. */
+gboolean wk_eng_world_mesh_size (const GPtrArray *models, const WkEngMap *map,
+                                 gsize *n_verts, gsize *n_tris, GError **error);
 
 /* Fill caller-allocated arrays. entries: the texture table (NULL: every face
  * gets the unit rectangle). color_set: which vertex-colour set (falls back to

@@ -22,6 +22,17 @@ G_BEGIN_DECLS
 gboolean wk_lz_header (const guint8 *src, gsize size, gint64 base,
                        gsize *declared, GError **error);
 
+/* Most bytes a stream of `declared` bytes (header included) can decode to:
+ * the best packet, a medium match with a length byte, gives 288 bytes for
+ * 4. Lets a caller refuse a lying declared output size before allocating. */
+#define WK_LZ_MAX_RATIO 72u
+static inline guint64
+wk_lz_max_output (gsize declared)
+{
+  return declared > WK_LZ_HEADER
+             ? (guint64) (declared - WK_LZ_HEADER) * WK_LZ_MAX_RATIO : 0;
+}
+
 typedef enum {
   WK_LZ_DONE,  /* the stream ended; out holds `produced` bytes */
   WK_LZ_FULL,  /* the next packet does not fit in the output capacity */

@@ -92,6 +92,7 @@ parse_extents (WkRc2Level *lvl, const guint8 *data, gsize size, GError **error)
     {
       WkRc2Extent *x = &lvl->extents[lvl->n_extents++];
       x->name = slot->name;
+      x->slot = slot->at;
       x->sector = wk_les32 (data + slot->at);
       x->sectors = wk_les32 (data + slot->at + 4);
       if (x->sector < 0 || x->sectors < 0)
@@ -172,7 +173,9 @@ parse_core_header (WkRc2Level *lvl, const guint8 *file, GError **error)
   const WkRc2Section *cd = wk_rc2_section (lvl, "core_data");
   if (cd->size == 0)
     {
-      wk_set_error (error, WK_ERROR_FORMAT, -1, "the data extent has no core_data");
+      wk_set_error (error, WK_ERROR_FORMAT,
+                    (gint64) wk_rc2_extent (lvl, "data")->offset + 0x48,
+                    "the data extent has no core_data");
       return FALSE;
     }
   if (!wk_lz_header (file + cd->offset, cd->size, (gint64) cd->offset,
@@ -257,7 +260,8 @@ wk_rc2_level_parse (GBytes *bytes, GError **error)
     }
   if (wk_rc2_extent (lvl, "data")->size == 0)
     {
-      wk_set_error (error, WK_ERROR_FORMAT, 0, "the level has no data extent");
+      wk_set_error (error, WK_ERROR_FORMAT, wk_rc2_extent (lvl, "data")->slot,
+                    "the level has no data extent");
       wk_error_prefix (error, "RC2 level header");
       return NULL;
     }
@@ -297,7 +301,7 @@ wk_rc2_stream (const WkRc2Level *lvl, const char *name, gsize *offset,
     }
   if (x->size == 0)
     {
-      wk_set_error (error, WK_ERROR_FORMAT, -1, "the %s extent is empty", name);
+      wk_set_error (error, WK_ERROR_FORMAT, x->slot, "the %s extent is empty", name);
       wk_error_prefix (error, "RC2 level header");
       return FALSE;
     }

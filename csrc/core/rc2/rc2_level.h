@@ -21,6 +21,7 @@ typedef struct {
   const char *name;      /* "data", "gameplay", "chunk0", ... */
   gint32 sector, sectors; /* as stored */
   gsize offset, size;    /* bytes from the file start; size 0 = absent */
+  guint slot;            /* offset of its pair in the level header */
 } WkRc2Extent;
 
 typedef struct {

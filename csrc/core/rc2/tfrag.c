@@ -11,6 +11,7 @@ static const char *const list_names[N_LISTS] = {
 typedef struct {
   const guint8 *p;
   guint n;          /* elements */
+  gint64 abs;       /* absolute offset of p[0] */
 } Span;
 
 /* What one patch's lists hold. Tiers: 0 common, 1 LOD 0+1, 2 LOD 0. */
@@ -21,18 +22,22 @@ typedef struct {
   gint32 origin[3][3];
 } Patch;
 
+/* One checked patch, kept between wk_tfrags_parse and wk_tfrags_fill. */
+typedef struct {
+  Patch pt;
+  const guint8 *rgba;
+  guint32 pos_base;  /* its first row in positions */
+  gsize tri_base;    /* its first triangle of the chosen LOD */
+  gint32 index;
+} Decoded;
+
 void
 wk_tfrags_free (WkTfrags *t)
 {
   if (t == NULL)
     return;
   g_clear_pointer (&t->patches, g_array_unref);
-  g_clear_pointer (&t->positions, g_array_unref);
-  g_clear_pointer (&t->tris, g_array_unref);
-  g_clear_pointer (&t->uv, g_array_unref);
-  g_clear_pointer (&t->color, g_array_unref);
-  g_clear_pointer (&t->texture, g_array_unref);
-  g_clear_pointer (&t->patch, g_array_unref);
+  g_clear_pointer (&t->decoded, g_array_unref);
   g_free (t);
 }
 
@@ -46,6 +51,7 @@ set_span (Span *s, const WkVifCode *c, const char *what, GError **error)
     }
   s->p = c->payload;
   s->n = c->count;
+  s->abs = c->offset + 4;
   return TRUE;
 }
 
@@ -161,18 +167,28 @@ walk (Patch *pt, WkReader *r, int list, int pass, gint32 row[4], GError **error)
 }
 
 typedef struct {
-  const guint8 *hdr, *data;
-  gint64 data_abs;
   guint vert_total, rgba_count, ad_gifs;
-  const guint8 *rgba;
   gint texture_count;
 } Ctx;
 
-/* Decode the strips of one LOD; emit into out when emit. Returns the
+/* Vertex info v (an index into the tiers in order) of a patch. */
+static const guint8 *
+vinfo_at (const Patch *pt, guint v, gint64 *abs)
+{
+  int t = 0;
+  while (t < 2 && v >= pt->vinfo[t].n)
+    v -= pt->vinfo[t++].n;
+  if (abs)
+    *abs = pt->vinfo[t].abs + 8 * (gint64) v;
+  return pt->vinfo[t].p + 8 * (gsize) v;
+}
+
+/* Check the strips of one LOD: records, ad-gifs, textures and indices;
+ * with check_vertices also where each vertex info points. Returns the
  * triangle count or -1. */
 static gint
-strips (const Patch *pt, const Ctx *x, guint lod, WkTfrags *out,
-        guint32 pos_base, gint32 patch_index, gboolean emit, GError **error)
+strips (const Patch *pt, const Ctx *x, guint lod, gboolean check_vertices,
+        GError **error)
 {
   const Span *s = &pt->strips[lod], *ix = &pt->indices[lod];
   guint vinfo_n = pt->vinfo[0].n + (lod <= 1 ? pt->vinfo[1].n : 0)
@@ -182,12 +198,13 @@ strips (const Patch *pt, const Ctx *x, guint lod, WkTfrags *out,
   for (guint r = 0; r < s->n; r++)
     {
       const guint8 *rec = s->p + 4 * r;
+      gint64 rec_abs = s->abs + 4 * (gint64) r;
       gint raw = (gint8) rec[0], off = (gint8) rec[2];
       if (raw == 0)
         break;
       if (r == 0 && raw > 0)
         {
-          wk_set_error (error, WK_ERROR_FORMAT, x->data_abs,
+          wk_set_error (error, WK_ERROR_FORMAT, rec_abs,
                         "LOD %u: the first strip record (%d) is not biased",
                         lod, raw);
           return -1;
@@ -197,14 +214,14 @@ strips (const Patch *pt, const Ctx *x, guint lod, WkTfrags *out,
         adgif = off / 5;
       if (adgif < 0 || (guint) adgif >= x->ad_gifs)
         {
-          wk_set_error (error, WK_ERROR_FORMAT, x->data_abs,
+          wk_set_error (error, WK_ERROR_FORMAT, rec_abs,
                         "LOD %u strip %u: ad-gif %d outside the %u ad-gifs",
                         lod, r, adgif, x->ad_gifs);
           return -1;
         }
       if (n < 3 || k + n > nidx)
         {
-          wk_set_error (error, WK_ERROR_FORMAT, x->data_abs,
+          wk_set_error (error, WK_ERROR_FORMAT, rec_abs,
                         "LOD %u strip %u: %u vertices (indices %u..%u of %u)",
                         lod, r, n, k, k + n, nidx);
           return -1;
@@ -212,7 +229,7 @@ strips (const Patch *pt, const Ctx *x, guint lod, WkTfrags *out,
       gint32 texture = wk_les32 (pt->adgifs.p + (gsize) adgif * 80);
       if (x->texture_count >= 0 && (texture < 0 || texture >= x->texture_count))
         {
-          wk_set_error (error, WK_ERROR_FORMAT, x->data_abs,
+          wk_set_error (error, WK_ERROR_FORMAT, pt->adgifs.abs + adgif * 80,
                         "ad-gif %d names texture %d, the table has %d", adgif,
                         texture, x->texture_count);
           return -1;
@@ -222,60 +239,77 @@ strips (const Patch *pt, const Ctx *x, guint lod, WkTfrags *out,
           guint i = ix->p[k + j];
           if (i >= vinfo_n)
             {
-              wk_set_error (error, WK_ERROR_FORMAT, x->data_abs,
+              wk_set_error (error, WK_ERROR_FORMAT, ix->abs + k + j,
                             "LOD %u strip %u: index %u outside the %u vertex "
                             "infos of this LOD", lod, r, i, vinfo_n);
               return -1;
             }
-        }
-      for (guint j = 0; j + 2 < n && emit; j++)
-        {
-          guint corner[3] = { ix->p[k + j], ix->p[k + j + 1], ix->p[k + j + 2] };
-          if (j & 1) /* every other triangle of a strip is wound backwards */
+          if (!check_vertices)
+            continue;
+          gint64 vabs;
+          gint vertex = wk_les16 (vinfo_at (pt, i, &vabs) + 6);
+          guint p = (guint) vertex / 2;
+          if (vertex < 0 || p >= x->vert_total || p >= x->rgba_count)
             {
-              guint t = corner[0];
-              corner[0] = corner[1];
-              corner[1] = t;
+              wk_set_error (error, WK_ERROR_FORMAT, vabs + 6,
+                            "vertex info %u points at position %d/2, the "
+                            "patch has %u (and %u colours)", i, vertex,
+                            x->vert_total, x->rgba_count);
+              return -1;
             }
-          guint32 tri[3];
-          gfloat uv[6], col[12];
-          for (int c = 0; c < 3; c++)
-            {
-              guint v = corner[c];
-              const guint8 *vi;
-              if (v < pt->vinfo[0].n)
-                vi = pt->vinfo[0].p + 8 * v;
-              else if (v < pt->vinfo[0].n + pt->vinfo[1].n)
-                vi = pt->vinfo[1].p + 8 * (v - pt->vinfo[0].n);
-              else
-                vi = pt->vinfo[2].p + 8 * (v - pt->vinfo[0].n - pt->vinfo[1].n);
-              gint16 st[2] = { wk_les16 (vi), wk_les16 (vi + 2) };
-              gint vertex = wk_les16 (vi + 6);
-              guint p = (guint) vertex / 2;
-              if (vertex < 0 || p >= x->vert_total || p >= x->rgba_count)
-                {
-                  wk_set_error (error, WK_ERROR_FORMAT, x->data_abs,
-                                "vertex info %u points at position %d/2, the "
-                                "patch has %u (and %u colours)", v, vertex,
-                                x->vert_total, x->rgba_count);
-                  return -1;
-                }
-              tri[c] = pos_base + p;
-              for (int a = 0; a < 2; a++) /* see docs: negative halves */
-                uv[2 * c + a] = st[a] / (st[a] < 0 ? 8192.0f : 4096.0f);
-              for (int a = 0; a < 4; a++)
-                col[4 * c + a] = x->rgba[4 * p + a] / 128.0f;
-            }
-          g_array_append_vals (out->tris, tri, 1);
-          g_array_append_vals (out->uv, uv, 1);
-          g_array_append_vals (out->color, col, 1);
-          g_array_append_val (out->texture, texture);
-          g_array_append_val (out->patch, patch_index);
         }
       k += n;
       tris += (gint) n - 2;
     }
   return tris;
+}
+
+/* Write the triangles of one LOD of a checked patch from row d->tri_base. */
+static void
+emit (const Decoded *d, guint lod, const WkTfragOut *out)
+{
+  const Patch *pt = &d->pt;
+  const Span *s = &pt->strips[lod], *ix = &pt->indices[lod];
+  gsize t = d->tri_base;
+  guint k = 0;
+  gint adgif = -1;
+  for (guint r = 0; r < s->n; r++)
+    {
+      const guint8 *rec = s->p + 4 * r;
+      gint raw = (gint8) rec[0], off = (gint8) rec[2];
+      if (raw == 0)
+        break;
+      guint n = raw < 0 ? (guint) (raw + 128) : (guint) raw;
+      if (off >= 0)
+        adgif = off / 5;
+      gint32 texture = wk_les32 (pt->adgifs.p + (gsize) adgif * 80);
+      for (guint j = 0; j + 2 < n; j++, t++)
+        {
+          guint corner[3] = { ix->p[k + j], ix->p[k + j + 1], ix->p[k + j + 2] };
+          if (j & 1) /* every other triangle of a strip is wound backwards */
+            {
+              guint c0 = corner[0];
+              corner[0] = corner[1];
+              corner[1] = c0;
+            }
+          for (int c = 0; c < 3; c++)
+            {
+              const guint8 *vi = vinfo_at (pt, corner[c], NULL);
+              gint16 st[2] = { wk_les16 (vi), wk_les16 (vi + 2) };
+              guint p = (guint) wk_les16 (vi + 6) / 2;
+              out->triangles[3 * t + (gsize) c] = d->pos_base + p;
+              for (int a = 0; a < 2; a++) /* see docs: negative halves */
+                out->uv[6 * t + 2 * (gsize) c + (gsize) a]
+                    = st[a] / (st[a] < 0 ? 8192.0f : 4096.0f);
+              for (int a = 0; a < 4; a++)
+                out->color[12 * t + 4 * (gsize) c + (gsize) a]
+                    = d->rgba[4 * p + (guint) a] / 128.0f;
+            }
+          out->texture[t] = texture;
+          out->patch[t] = d->index;
+        }
+      k += n;
+    }
 }
 
 static gboolean
@@ -351,10 +385,9 @@ parse_patch (const guint8 *block, gsize size, gint64 base, guint32 table,
                       "LOD %d has no %s", l, pt.strips[l].p ? "indices" : "strips");
         return FALSE;
       }
-  Ctx x = { .hdr = h, .data = d, .data_abs = (gint64) info.offset,
-            .vert_total = pt.pos[0].n + pt.pos[1].n + pt.pos[2].n,
-            .rgba_count = rgba_size * 4, .rgba = d + rgba,
-            .ad_gifs = pt.adgifs.n / 5, .texture_count = texture_count };
+  Ctx x = { .vert_total = pt.pos[0].n + pt.pos[1].n + pt.pos[2].n,
+            .rgba_count = rgba_size * 4, .ad_gifs = pt.adgifs.n / 5,
+            .texture_count = texture_count };
   info.ad_gifs = x.ad_gifs;
   if (x.vert_total != info.vert_count)
     {
@@ -364,11 +397,9 @@ parse_patch (const guint8 *block, gsize size, gint64 base, guint32 table,
                     pt.pos[0].n, pt.pos[1].n, pt.pos[2].n, info.vert_count);
       return FALSE;
     }
-  guint32 pos_base = out->positions->len;
   for (int l = 0; l < 3; l++)
     {
-      gint n = strips (&pt, &x, (guint) l, out, pos_base, (gint32) index,
-                       (guint) l == lod, error);
+      gint n = strips (&pt, &x, (guint) l, (guint) l == lod, error);
       if (n < 0)
         return FALSE;
       info.lod_tris[l] = (guint) n;
@@ -380,15 +411,17 @@ parse_patch (const guint8 *block, gsize size, gint64 base, guint32 table,
                     "tri_count %u", info.lod_tris[0], info.tri_count);
       return FALSE;
     }
-  for (int t = 0; t < 3; t++)
-    for (guint i = 0; i < pt.pos[t].n; i++)
-      {
-        const guint8 *p = pt.pos[t].p + 6 * i;
-        gfloat v[3];
-        for (int a = 0; a < 3; a++)
-          v[a] = (gfloat) ((gint64) wk_les16 (p + 2 * a) + pt.origin[t][a]) / 1024.0f;
-        g_array_append_vals (out->positions, v, 1);
-      }
+  if (out->n_positions + x.vert_total > G_MAXUINT32)
+    {
+      wk_set_error (error, WK_ERROR_FORMAT, habs + 0x3c,
+                    "more than 2^32 positions in the block");
+      return FALSE;
+    }
+  Decoded dec = { .pt = pt, .rgba = d + rgba, .pos_base = (guint32) out->n_positions,
+                  .tri_base = out->n_tris, .index = (gint32) index };
+  g_array_append_val (out->decoded, dec);
+  out->n_positions += x.vert_total;
+  out->n_tris += info.lod_tris[lod];
   g_array_append_val (out->patches, info);
   return TRUE;
 }
@@ -421,12 +454,7 @@ wk_tfrags_parse (const guint8 *block, gsize size, gint64 base, guint lod,
   t->lod = lod;
   t->lod_distance = wk_lef32 (block + 8);
   t->patches = g_array_sized_new (FALSE, FALSE, sizeof (WkTfragPatch), (guint) count);
-  t->positions = g_array_new (FALSE, FALSE, sizeof (gfloat[3]));
-  t->tris = g_array_new (FALSE, FALSE, sizeof (guint32[3]));
-  t->uv = g_array_new (FALSE, FALSE, sizeof (gfloat[6]));
-  t->color = g_array_new (FALSE, FALSE, sizeof (gfloat[12]));
-  t->texture = g_array_new (FALSE, FALSE, sizeof (gint32));
-  t->patch = g_array_new (FALSE, FALSE, sizeof (gint32));
+  t->decoded = g_array_sized_new (FALSE, FALSE, sizeof (Decoded), (guint) count);
   for (gint32 i = 0; i < count; i++)
     if (!parse_patch (block, size, base, (guint32) table, (guint) i, lod,
                       texture_count, t, error))
@@ -435,6 +463,25 @@ wk_tfrags_parse (const guint8 *block, gsize size, gint64 base, guint lod,
         return NULL;
       }
   return g_steal_pointer (&t);
+}
+
+void
+wk_tfrags_fill (const WkTfrags *t, const WkTfragOut *out)
+{
+  for (guint i = 0; i < t->decoded->len; i++)
+    {
+      const Decoded *d = &g_array_index (t->decoded, Decoded, i);
+      gfloat *v = out->positions + 3 * (gsize) d->pos_base;
+      for (int tier = 0; tier < 3; tier++)
+        for (guint j = 0; j < d->pt.pos[tier].n; j++, v += 3)
+          {
+            const guint8 *p = d->pt.pos[tier].p + 6 * j;
+            for (int a = 0; a < 3; a++)
+              v[a] = (gfloat) ((gint64) wk_les16 (p + 2 * a)
+                               + d->pt.origin[tier][a]) / 1024.0f;
+          }
+      emit (d, t->lod, out);
+    }
 }
 
 void

@@ -24,19 +24,31 @@ typedef struct {
 typedef struct {
   guint lod;
   gfloat lod_distance;
-  GArray *patches;   /* WkTfragPatch */
-  GArray *positions; /* gfloat[3] per vertex, file space (Z up) */
-  GArray *tris;      /* guint32[3] per triangle, consistent winding */
-  GArray *uv;        /* gfloat[3][2] per triangle */
-  GArray *color;     /* gfloat[3][4] per triangle, 0x80 = 1.0 */
-  GArray *texture;   /* gint32 per triangle: tfrag texture index */
-  GArray *patch;     /* gint32 per triangle */
+  GArray *patches;    /* WkTfragPatch */
+  gsize n_positions;  /* rows wk_tfrags_fill writes: every patch's positions */
+  gsize n_tris;       /* triangles of the chosen LOD */
+  GArray *decoded;    /* private: each patch's lists, pointing into the block */
 } WkTfrags;
 
-/* Decode the block for one LOD (0..2). base: offset of block[0] for
- * errors. texture_count >= 0 bounds the texture indices. */
+/* Caller-allocated arrays for wk_tfrags_fill, sized by n_positions (V) and
+ * n_tris (T). */
+typedef struct {
+  gfloat *positions; /* V×3, file space (Z up) */
+  guint32 *triangles;/* T×3, consistent winding */
+  gfloat *uv;        /* T×3×2 */
+  gfloat *color;     /* T×3×4, 0x80 = 1.0 */
+  gint32 *texture;   /* T: tfrag texture index */
+  gint32 *patch;     /* T */
+} WkTfragOut;
+
+/* Phase 1: decode and check the block for one LOD (0..2) and measure the
+ * arrays; nothing is converted yet. base: offset of block[0] for errors.
+ * texture_count >= 0 bounds the texture indices. The result points into
+ * block, which must stay alive and unchanged until wk_tfrags_fill. */
 WkTfrags *wk_tfrags_parse (const guint8 *block, gsize size, gint64 base,
                            guint lod, gint texture_count, GError **error);
+/* Phase 2: fill the caller's arrays. Cannot fail: phase 1 checked all. */
+void wk_tfrags_fill (const WkTfrags *t, const WkTfragOut *out);
 void wk_tfrags_free (WkTfrags *t);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (WkTfrags, wk_tfrags_free)
 

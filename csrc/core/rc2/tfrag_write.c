@@ -4,6 +4,7 @@
 
 #include <math.h>
 
+#include "../common/wk_num.h"
 #include "../common/wk_reader.h"
 
 static void
@@ -225,7 +226,7 @@ write_patch (GByteArray *o, const WkTfragMesh *x, guint m, guint8 *h,
   gsize rgba = o->len - start;
   for (guint i = 0; i < x->n; i++)
     for (int a = 0; a < 4; a++)
-      wk_put_u8 (o, (guint8) CLAMP (lround (x->color[4 * i + a] * 128.0), 0, 255));
+      wk_put_u8 (o, wk_round_byte ((gdouble) x->color[4 * i + a] * 128.0));
   pad16 (o, start);
   if (o->len - start > 0xffff)
     LIMIT ("patch data of %u bytes exceeds the 16-bit offsets", o->len - (guint) start);

@@ -1,0 +1,132 @@
+"""The Blender rows, run by bench inside Blender's Python (the bpy module
+from requirements-blender.txt): import of a generated ENG level through the
+add-on's operator against bpy.ops.wm.obj_import of the same mesh written as
+OBJ + MTL + PNG pages, and export (unchanged and modified) against
+bpy.ops.wm.obj_export of the same scene. Prints one JSON line.
+
+    python bench/blender_child.py ROUNDS LEVEL.wad WORKDIR [modified]
+
+"modified" times one export after moving a vertex of one tile (run on its
+own, so the parent can put a time limit on it)."""
+from __future__ import annotations
+
+import json
+import os
+import statistics
+import sys
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, ROOT)
+
+import bpy  # noqa: E402
+import numpy as np  # noqa: E402
+
+import wadkit.eng  # noqa: E402
+
+
+def write_obj(lvl, folder: str) -> str:
+    """The level's world mesh as OBJ (per-corner UVs, one material per
+    texture page) with its pages as PNG files, file space as-is."""
+    m = lvl.world_mesh()
+    pages = lvl.pages
+    for i, pg in enumerate(pages):
+        h, w = pg.rgba.shape[:2]
+        img = bpy.data.images.new(f"page_{i:02d}", w, h, alpha=True)
+        img.pixels.foreach_set((pg.rgba[::-1].astype(np.float32) / 255).ravel())
+        img.filepath_raw = os.path.join(folder, f"page_{i:02d}.png")
+        img.file_format = "PNG"
+        img.save()
+        bpy.data.images.remove(img)
+    with open(os.path.join(folder, "level.mtl"), "w") as f:
+        f.write("newmtl flat\nKd 1 1 1\n")
+        for i in range(len(pages)):
+            f.write(f"newmtl page_{i:02d}\nKd 1 1 1\nmap_Kd page_{i:02d}.png\n")
+    path = os.path.join(folder, "level.obj")
+    pos, tri, uv, page = m["positions"], m["triangles"], m["uv"], m["page"]
+    t = len(tri)
+    corner_vt = np.arange(1, 3 * t + 1).reshape(t, 3)
+    with open(path, "w") as f:
+        f.write("mtllib level.mtl\no level\n")
+        f.write("".join(f"v {x:.6f} {y:.6f} {z:.6f}\n" for x, y, z in pos))
+        f.write("".join(f"vt {u:.6f} {1 - v:.6f}\n" for u, v in uv.reshape(-1, 2)))
+        order = np.argsort(page, kind="stable")
+        current = None
+        for k in order:
+            if page[k] != current:
+                current = page[k]
+                f.write("usemtl " + ("flat" if current < 0 else f"page_{current:02d}") + "\n")
+            a, b, c = tri[k] + 1
+            va, vb, vc = corner_vt[k]
+            f.write(f"f {a}/{va} {b}/{vb} {c}/{vc}\n")
+    return path
+
+
+def empty():
+    bpy.ops.wm.read_factory_settings(use_empty=True)
+    import blender_addon
+    try:
+        blender_addon.register()
+    except ValueError:
+        pass                                  # already registered
+
+
+def timed(fn) -> float:
+    t0 = time.perf_counter()
+    fn()
+    return time.perf_counter() - t0
+
+
+def modified(wad_path: str, workdir: str, collision: bool = True) -> None:
+    empty()
+    bpy.ops.import_scene.wadkit_eng(filepath=wad_path, import_collision=collision)
+    tile = next(o for o in bpy.data.objects if o.type == "MESH" and len(o.data.vertices)
+                and not o.users_collection[0].name.endswith("Collision"))
+    tile.data.vertices[0].co.z += 0.25
+    tile.data.update()
+    out_wad = os.path.join(workdir, "modified.wad")
+    t = timed(lambda: bpy.ops.export_scene.wadkit_eng(filepath=out_wad))
+    with open(wad_path, "rb") as f, open(out_wad, "rb") as g:
+        changed = f.read() != g.read()
+    print(json.dumps({"export_modified": t, "rebuilt": changed}))
+    sys.stdout.flush()
+    os._exit(0)
+
+
+def main(rounds: int, wad_path: str, workdir: str) -> None:
+    os.makedirs(workdir, exist_ok=True)
+    empty()
+    obj = write_obj(wadkit.eng.open(wad_path), workdir)
+    out_wad = os.path.join(workdir, "out.wad")
+    out_obj = os.path.join(workdir, "out.obj")
+    res = {k: [] for k in ("import", "import_zone", "obj_import", "export",
+                           "obj_export")}
+    for _ in range(rounds):
+        empty()
+        res["obj_import"].append(timed(lambda: bpy.ops.wm.obj_import(filepath=obj)))
+        empty()
+        res["import_zone"].append(timed(lambda: bpy.ops.import_scene.wadkit_eng(
+            filepath=wad_path, merge="ZONE", import_collision=False,
+            import_objects=False)))
+        empty()
+        res["import"].append(timed(lambda: bpy.ops.import_scene.wadkit_eng(filepath=wad_path)))
+        n_obj = len(bpy.data.objects)
+        res["obj_export"].append(timed(lambda: bpy.ops.wm.obj_export(filepath=out_obj)))
+        res["export"].append(timed(lambda: bpy.ops.export_scene.wadkit_eng(filepath=out_wad)))
+    out = {k: statistics.median(v) for k, v in res.items()}
+    out["objects"] = n_obj
+    out["blender"] = bpy.app.version_string
+    print(json.dumps(out))
+    sys.stdout.flush()
+    os._exit(0)        # bpy as a module can hang in its exit handlers
+
+
+if __name__ == "__main__":
+    try:
+        if sys.argv[4:5] == ["modified"]:
+            modified(sys.argv[2], sys.argv[3], sys.argv[5:] != ["nocollision"])
+        main(int(sys.argv[1]), sys.argv[2], sys.argv[3])
+    except Exception as e:                # report it; never hang in bpy's exit
+        print(json.dumps({"error": f"{type(e).__name__}: {e}"}))
+        sys.stdout.flush()
+        os._exit(1)

@@ -1,0 +1,115 @@
+"""Blender rows: run bench/blender_child.py in Blender's Python (the bpy
+venv `make test-blender` makes: ~/.cache/wadkit/bpy-venv-<hash of
+requirements-blender.txt>, or WADKIT_BPY_PYTHON). The add-on is the one in
+the tree, or the one in the folder WADKIT_BLENDER_ADDON names (a folder
+holding blender_addon/). Skipped with the reason when either is missing."""
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import subprocess
+
+from .harness import Row
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+MODIFIED_LIMIT = 120      # seconds
+
+
+def _bpy_python() -> str | None:
+    exe = os.environ.get("WADKIT_BPY_PYTHON")
+    if exe:
+        return exe
+    req = os.path.join(ROOT, "requirements-blender.txt")
+    if not os.path.exists(req):
+        return None
+    with open(req, "rb") as f:
+        h = hashlib.sha256(f.read()).hexdigest()[:12]
+    venv = os.path.expanduser(f"~/.cache/wadkit/bpy-venv-{h}")
+    ok = os.path.exists(os.path.join(venv, ".complete"))
+    return os.path.join(venv, "bin", "python") if ok else None
+
+
+def _addon_dir() -> str | None:
+    for d in (ROOT, os.environ.get("WADKIT_BLENDER_ADDON")):
+        if d and os.path.isdir(os.path.join(d, "blender_addon")):
+            return d
+    return None
+
+
+def _run(exe: str, args: list[str], timeout: float) -> dict:
+    path = os.pathsep.join(p for p in (ROOT, _addon_dir()) if p)
+    env = dict(os.environ, PYTHONPATH=path, OPENBLAS_NUM_THREADS="1")
+    out = subprocess.run([exe, os.path.join(ROOT, "bench", "blender_child.py"), *args],
+                         capture_output=True, text=True, env=env, timeout=timeout)
+    for line in reversed(out.stdout.splitlines()):
+        if line.startswith("{"):
+            d = json.loads(line)
+            if "error" in d:
+                raise RuntimeError(d["error"].strip().splitlines()[-1])
+            return d
+    raise RuntimeError("no result from Blender: " + (out.stderr or out.stdout)[-300:])
+
+
+def skipped(why: str) -> list[Row]:
+    return [Row(name, "", "", target=1, kind="max", skipped=why) for name in (
+        "Blender import vs obj_import", "Blender import by zone vs obj_import",
+        "Blender export unchanged vs obj_export", "Blender export modified vs obj_export")]
+
+
+def rows(rounds: int, quick: bool, workdir: str, wad_path: str) -> list[Row]:
+    if _addon_dir() is None:
+        return skipped("the Blender add-on (branch blender) has not landed on this branch")
+    exe = _bpy_python()
+    if exe is None:
+        return skipped("no bpy venv (make test-blender makes it) and no WADKIT_BPY_PYTHON")
+    work = os.path.join(workdir, "blender")
+    try:
+        r = _run(exe, [str(1 if quick else max(3, rounds // 2)), wad_path, work], 900)
+    except (RuntimeError, subprocess.TimeoutExpired) as e:
+        return skipped(f"Blender run failed: {e}")
+    obj_note = (f"the same world mesh as OBJ + MTL + {'PNG pages'} "
+                f"(bpy {r['blender']})")
+    out = [
+        Row("Blender import vs obj_import", "import_scene.wadkit_eng (defaults: "
+            "one object per tile, collision, objects)", "wm.obj_import",
+            r["import"], r["obj_import"], ratio=r["import"] / r["obj_import"],
+            target=1, kind="max",
+            note=f"{r['objects']} objects made; {obj_note}").judge(),
+        Row("Blender import by zone vs obj_import", "import_scene.wadkit_eng(merge='ZONE', "
+            "no collision, no objects)", "wm.obj_import", r["import_zone"],
+            r["obj_import"], ratio=r["import_zone"] / r["obj_import"], target=1,
+            kind="max", note="the add-on's closest shape to one OBJ mesh").judge(),
+        Row("Blender export unchanged vs obj_export", "export_scene.wadkit_eng",
+            "wm.obj_export of the same scene", r["export"], r["obj_export"],
+            ratio=r["export"] / r["obj_export"], target=1, kind="max",
+            note="nothing edited: the add-on detects it and writes the level as it was"
+            ).judge(),
+    ]
+    name = "Blender export modified vs obj_export"
+    what = "export_scene.wadkit_eng after moving one vertex of one tile"
+    failed = ""
+    for variant in ("collision", "nocollision"):
+        try:
+            m = _run(exe, ["1", wad_path, work, "modified", variant], MODIFIED_LIMIT)
+        except RuntimeError as e:
+            failed = f"with the collision objects imported the export failed: {e}; "
+            continue
+        except subprocess.TimeoutExpired:
+            row = Row(name, what, "wm.obj_export of the same scene", float(MODIFIED_LIMIT),
+                      r["obj_export"], ratio=MODIFIED_LIMIT / r["obj_export"], target=1,
+                      kind="max", note=failed + f"did not finish within {MODIFIED_LIMIT} s; "
+                      "the ratio is a lower bound")
+            row.passed = False
+            out.append(row)
+            break
+        note = failed + ("imported without collision (collision rebuilt from the "
+                         "render triangles); " if variant == "nocollision" else "")
+        note += ("rebuilt" if m["rebuilt"] else "NOT rebuilt (output equals input)")
+        out.append(Row(name, what, "wm.obj_export of the same scene", m["export_modified"],
+                       r["obj_export"], ratio=m["export_modified"] / r["obj_export"],
+                       target=1, kind="max", note=note + "; one run").judge())
+        break
+    else:
+        out.append(Row(name, what, "", target=1, kind="max", skipped=failed.rstrip("; ")))
+    return out

@@ -1,0 +1,62 @@
+"""The floor tools panel's operators on the small generated level."""
+import bpy
+import numpy as np
+import pytest
+
+import levels
+
+
+@pytest.fixture
+def small(tmp_path):
+    p = tmp_path / "small.wad"
+    p.write_bytes(levels.small_level())
+    return str(p)
+
+
+def selected(ob):
+    sel = np.empty(len(ob.data.polygons), bool)
+    ob.data.polygons.foreach_get("select", sel)
+    return sel.tolist()
+
+
+def test_floor_at_cursor(scene, small):
+    bpy.ops.import_scene.wadkit_eng(filepath=small)
+    # Blender (0.25, -0.25, 1) = file (0.25, 1, 0.25): above tile 0, where the
+    # material-3 triangle at height 0.25 is the floor (the water quad under
+    # it, material 0x11, is skipped by the engine's rule)
+    scene.cursor.location = (0.25, -0.25, 1.0)
+    assert bpy.ops.wadkit.floor_at_cursor() == {"FINISHED"}
+    assert scene.wadkit_floor.result == "height 0.2500, tile 0, polygon 1, material 0x03"
+    c0 = bpy.data.objects["small collision 0"]
+    c2 = bpy.data.objects["small collision 2"]
+    assert selected(c0) == [False, True] and selected(c2) == [False, False]
+    scene.cursor.location = (5.0, 5.0, 1.0)       # outside the grid
+    assert bpy.ops.wadkit.floor_at_cursor() == {"FINISHED"}
+    assert scene.wadkit_floor.result == "no floor below the cursor"
+
+
+def test_select_needles(scene, small):
+    bpy.ops.import_scene.wadkit_eng(filepath=small)
+    import wadkit
+    assert wadkit.eng.open(small).needles() == []
+    assert bpy.ops.wadkit.select_needles() == {"FINISHED"}
+    assert scene.wadkit_floor.result == "0 needle polygons (0 faces)"
+    assert not any(selected(bpy.data.objects["small collision 0"]))
+
+
+def test_select_needles_selects_the_needle(scene, tmp_path):
+    p = tmp_path / "needle.wad"
+    p.write_bytes(levels.needle_level())
+    import wadkit
+    assert [(n.tile, n.polygon) for n in wadkit.eng.open(str(p)).needles()] == [(0, 0)]
+    bpy.ops.import_scene.wadkit_eng(filepath=str(p))
+    ob = bpy.data.objects["needle collision 0"]
+    assert [len(f.vertices) for f in ob.data.polygons] == [3, 4]
+    assert bpy.ops.wadkit.select_needles() == {"FINISHED"}
+    assert scene.wadkit_floor.result == "1 needle polygons (1 faces)"
+    assert selected(ob) == [True, False]
+
+
+def test_floor_without_level_is_a_report(scene):
+    with pytest.raises(RuntimeError, match="no imported ENG level"):
+        bpy.ops.wadkit.floor_at_cursor()
