@@ -144,7 +144,15 @@ def rc2_tfrag_build_seeds() -> dict[str, bytes]:
             "three": bytes([2]) + bytes((i * 37) & 0xFF for i in range(900))}
 
 
+def rc2_build_seeds() -> dict[str, bytes]:
+    """Bytes the harness reads as level parts (see fuzz_rc2_build.c)."""
+    return {"plain": bytes(40) + bytes([2, 1, 1, 4, 4, 0]) + bytes(range(16)) * 2
+            + b"gameplay" * 20,
+            "ramp": bytes(range(256)) * 3}
+
+
 SEEDS = {
+    "rc2_build": rc2_build_seeds,
     "rc2_tfrag_build": rc2_tfrag_build_seeds,
     "lz": lz_seeds,
     "rc2_level": rc2_level_seeds,

@@ -33,7 +33,8 @@ ACCEPT = {
     "lz": lz.decompress,
     "rc2_level": lambda d: wadkit.rc2.from_bytes(d).core_data,
     "rc2_tfrag": lambda d: _core.tfrag_parse(d, 0, 4),
-    "rc2_tfrag_build": None,   # a writer harness: any bytes are meshes
+    "rc2_tfrag_build": None,   # writer harnesses: any bytes are meshes/parts
+    "rc2_build": None,
 }
 # seeds that are meant to be refused (they exercise the error paths)
 REFUSED = {("eng_wad", "no_end"), ("lz", "plain_text")}
