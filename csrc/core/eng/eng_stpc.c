@@ -172,7 +172,7 @@ wk_eng_stpc_parse (const guint8 *data, gsize size, gint64 base, GError **error)
       WkEngModel *m = wk_eng_model_new (TRUE);
       g_ptr_array_add (s->models, m);
       if (!wk_eng_model_read_header (&r, m, error)
-          || !wk_eng_model_read_data (&r, m, error))
+          || !wk_eng_model_read_data_in (&r, m, s->payload, error))
         {
           wk_error_prefix (error, "STPC model %u", i);
           return NULL;
