@@ -26,7 +26,7 @@ build: deps
 	$(VPY) setup.py -q build_ext --inplace
 
 # The README's test command: the suite, then the suite again under ASan+UBSan.
-test: test-plain sanitize test-blender
+test: test-plain sanitize test-blender fuzz-smoke
 
 # pytest exits 5 when it collected nothing: that is a failure here.
 test-plain: build
@@ -50,6 +50,9 @@ sanitize: deps
 demo: build
 	PYTHONPATH=$(CURDIR) $(VPY) -m wadkit demo build/demo
 	PYTHONPATH=$(CURDIR) $(VPY) -m wadkit info build/demo/sample_eng.wad
+	@if ./tools/bpy-venv.sh $(BPY_VENV); then \
+	  PYTHONPATH=$(CURDIR) $(BPY_VENV)/bin/python tools/demo_blender.py build/demo; \
+	else echo "demo: no Blender (bpy) here: skipped the Blender import and previews"; fi
 
 # `pip install .` in an isolated build, as a user would.
 wheel: deps
@@ -76,3 +79,15 @@ blender-extension: wheel
 .PHONY: bench
 bench: build
 	OPENBLAS_NUM_THREADS=1 PYTHONPATH=$(CURDIR) $(VPY) -m bench
+
+include fuzz/fuzz.mk
+
+# A representative pytest subset under valgrind memcheck (plain build);
+# fails on any error or definite leak with a frame in wadkit's extension.
+VALGRIND_TESTS ?= tests/test_eng_container.py tests/test_hostile.py \
+  tests/test_leaks_threads.py tests/test_fuzz_regressions.py -m "not slow" \
+  -k "not memory_bound and not releases_the_gil and not thousand"
+valgrind: build
+	@which valgrind >/dev/null || { echo "valgrind is not installed (tools/install-system-deps.sh)" >&2; exit 1; }
+	mkdir -p build
+	PYTHONPATH=$(CURDIR) $(VPY) tools/valgrind-check.py build/valgrind.xml -- $(VALGRIND_TESTS)

@@ -10,13 +10,21 @@ WARM: nothing is mmapped or given back (thresholds 32 MiB / 1 GB): each
   call reuses memory, so only the work itself is timed.
 
     python bench/fresh.py ROUNDS FILE...   → one JSON line:
-    {"world_mesh": [s per file...], "reference": s for the first file}
+    {"world_mesh": [s per file...], "reference": s for the first file,
+     "copy": [s per file...]}
+
+"copy" is the machine's own scaling for the same bytes: per file, a plain
+copy (numpy.copyto) of the level's input bytes and of as many bytes as its
+world-mesh arrays hold — the memory a conversion must read and write, with
+no work on it.
 """
 from __future__ import annotations
 
 import json
 import os
 import sys
+
+import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
@@ -37,8 +45,23 @@ def main(rounds: int, paths: list[str]) -> None:
     t_ours1, t_ref = median_times([lambda: ours(first),
                                    lambda: pyref_eng.world_mesh(first)], rounds)
     times = median_times([(lambda w=w: ours(w)) for w in wads], rounds)
+    copies = median_times([_copy_same_bytes(w) for w in wads], rounds)
     print(json.dumps({"world_mesh": times, "world_mesh_first": t_ours1,
-                      "reference": t_ref}))
+                      "reference": t_ref, "copy": copies}))
+
+
+def _copy_same_bytes(wad: bytes):
+    """A call that copies the input and writes as many bytes as the world
+    mesh holds (sources and destinations allocated once, reused)."""
+    n_out = sum(a.nbytes for a in ours(wad).values())
+    src_in = np.frombuffer(wad, np.uint8)
+    dst_in = np.empty_like(src_in)
+    src_out, dst_out = np.ones(n_out, np.uint8), np.empty(n_out, np.uint8)
+
+    def run():
+        np.copyto(dst_in, src_in)
+        np.copyto(dst_out, src_out)
+    return run
 
 
 if __name__ == "__main__":

@@ -103,6 +103,26 @@ def fresh_rows(paths: dict, levels: dict, rounds: int) -> list[Row]:
                 extra={"env": FRESH}).judge()]
     rows += _scaling(dict(zip(scales, warm["world_mesh"])), levels, "warm")
     rows += _scaling(dict(zip(scales, fresh["world_mesh"])), levels, "fresh")
+    rows += _copy_scaling(dict(zip(scales, warm["copy"])), levels)
+    return rows
+
+
+def _copy_scaling(times: dict, levels: dict) -> list[Row]:
+    """The machine's limit for the scaling rows: how a plain copy of the
+    same bytes (input + output arrays) grows from ×1 to ×s, warm memory."""
+    scales = sorted(times)
+    base = times[scales[0]]
+    rows = []
+    for s in scales[1:]:
+        grow = levels[s][1]["world_triangles"] / levels[scales[0]][1]["world_triangles"]
+        rows.append(Row(f"scaling ×{s} of a plain copy of the same bytes, warm memory",
+                        "copy of the ×1 level's bytes (input + output size)",
+                        f"the same for the ×{s} level", base, times[s],
+                        ratio=times[s] / base, kind="report",
+                        note=(f"numpy.copyto of the input and of the world-mesh "
+                              f"arrays' size; {grow:.2f}× the triangles: what the "
+                              f"memory alone costs, no work"),
+                        extra={"growth": grow}).judge())
     return rows
 
 

@@ -15,30 +15,7 @@ cd "$ROOT"
 export PYTHONPATH="$ROOT" WADKIT_BLENDER_TESTS=1
 PYTEST_ARGS="tests/blender -q -p no:cacheprovider"
 
-# the shared libraries the bpy wheel links (ldd of bpy/__init__.so)
-LIBS="libx11-6 libxrender1 libxfixes3 libxi6 libxkbcommon0 libsm6 libgl1 libxext6"
-missing=""
-for p in $LIBS; do
-    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" || missing="$missing $p"
-done
-if [ -n "$missing" ] && [ "$(id -u)" = 0 ]; then
-    echo "blender tests: installing$missing"
-    export DEBIAN_FRONTEND=noninteractive
-    apt-get update -qq && apt-get install -y -qq --no-install-recommends $missing || true
-fi
-
-if [ ! -f "$VENV/.complete" ]; then
-    rm -rf "$VENV"
-    echo "blender tests: making $VENV (bpy from PyPI, ~400 MB download)"
-    if python3 -m venv "$VENV" \
-        && "$VENV/bin/python" -m pip install -q --upgrade pip \
-        && "$VENV/bin/python" -m pip install -q -r requirements-blender.txt; then
-        touch "$VENV/.complete"
-    else
-        echo "blender tests: no bpy wheel for $(python3 --version 2>&1); trying Debian's blender" >&2
-        rm -rf "$VENV"
-    fi
-fi
+"$ROOT/tools/bpy-venv.sh" "$VENV" || true
 if [ -f "$VENV/.complete" ]; then
     exec "$VENV/bin/python" -m pytest $PYTEST_ARGS "$@"
 fi

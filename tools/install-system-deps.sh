@@ -3,6 +3,8 @@
 # Run as root on a fresh machine (CI); a no-op when everything is there.
 set -eu
 PKGS="libglib2.0-dev pkg-config gcc"
+# fuzz/ (libFuzzer + ASan/UBSan runtimes) and `make valgrind`
+PKGS="$PKGS clang libclang-rt-14-dev valgrind"
 missing=""
 for p in $PKGS; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" || missing="$missing $p"

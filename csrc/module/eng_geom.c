@@ -43,10 +43,13 @@ release_buf (Buf *b)
   b->has = FALSE;
 }
 
-/* A chunk payload and its file offset (for error messages). */
+/* A chunk payload and its file offset (for error messages). TRAK and
+ * MAP are also held as GBytes (shared when the buffer cannot change,
+ * else copied): their parses view it in place. */
 typedef struct {
   Buf buf;
   long long base;
+  GBytes *bytes;
 } Chunk;
 
 static int
@@ -54,6 +57,33 @@ get_chunk (PyObject *obj, long long base, Chunk *c)
 {
   c->base = base;
   return get_buf (obj, &c->buf, TRUE, NULL);
+}
+
+static int
+get_chunk_bytes (WkModState *st, PyObject *obj, long long base, Chunk *c)
+{
+  c->base = base;
+  c->buf.has = FALSE;
+  if (obj == Py_None)
+    return 0;
+  c->bytes = wk_shared_bytes (st, obj);
+  if (c->bytes == NULL)
+    return -1;
+  c->buf.has = TRUE;
+  return 0;
+}
+
+/* With the GIL: a shared GBytes releases its buffer on the last unref. */
+static void
+release_chunk (Chunk *c)
+{
+  if (c->bytes != NULL)
+    {
+      g_clear_pointer (&c->bytes, g_bytes_unref);
+      c->buf.has = FALSE;
+    }
+  else
+    release_buf (&c->buf);
 }
 
 /* The parse, without the GIL. */
@@ -73,8 +103,7 @@ parse_all (EngGeomObject *g, Chunk *wfpc, Chunk *trak, Chunk *map, Chunk *stpc,
     }
   if (trak->buf.has)
     {
-      g->trak = wk_eng_trak_parse (trak->buf.view.buf, (gsize) trak->buf.view.len,
-                                   trak->base, error);
+      g->trak = wk_eng_trak_parse_bytes (trak->bytes, trak->base, error);
       if (g->trak == NULL)
         return FALSE;
     }
@@ -94,8 +123,8 @@ parse_all (EngGeomObject *g, Chunk *wfpc, Chunk *trak, Chunk *map, Chunk *stpc,
           wk_error_prefix (error, "MAP");
           return FALSE;
         }
-      g->map = wk_eng_map_parse (map->buf.view.buf, (gsize) map->buf.view.len,
-                                 map->base, g->wfpc, g->trak, error);
+      g->map = wk_eng_map_parse_bytes (map->bytes, map->base, g->wfpc, g->trak,
+                                       error);
       if (g->map == NULL)
         return FALSE;
       for (guint i = 0; i < g->map->warnings->len; i++)
@@ -128,8 +157,10 @@ geom_new (PyTypeObject *type, PyObject *args, PyObject *kwds)
     return NULL;
   g->warnings = g_ptr_array_new_with_free_func (g_free);
   Chunk wfpc = { 0 }, trak = { 0 }, map = { 0 }, stpc = { 0 };
-  if (get_chunk (o_wfpc, b_wfpc, &wfpc) < 0 || get_chunk (o_trak, b_trak, &trak) < 0
-      || get_chunk (o_map, b_map, &map) < 0 || get_chunk (o_stpc, b_stpc, &stpc) < 0)
+  if (get_chunk (o_wfpc, b_wfpc, &wfpc) < 0
+      || get_chunk_bytes (st, o_trak, b_trak, &trak) < 0
+      || get_chunk_bytes (st, o_map, b_map, &map) < 0
+      || get_chunk (o_stpc, b_stpc, &stpc) < 0)
     goto fail;
   GError *error = NULL;
   gboolean ok;
@@ -142,14 +173,14 @@ geom_new (PyTypeObject *type, PyObject *args, PyObject *kwds)
       goto fail;
     }
   release_buf (&wfpc.buf);
-  release_buf (&trak.buf);
-  release_buf (&map.buf);
+  release_chunk (&trak);
+  release_chunk (&map);
   release_buf (&stpc.buf);
   return (PyObject *) g;
 fail:
   release_buf (&wfpc.buf);
-  release_buf (&trak.buf);
-  release_buf (&map.buf);
+  release_chunk (&trak);
+  release_chunk (&map);
   release_buf (&stpc.buf);
   Py_DECREF (g);
   return NULL;

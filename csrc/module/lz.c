@@ -91,7 +91,7 @@ lz_decompress (PyObject *module, PyObject *args, PyObject *kwds)
     return NULL;
   PyObject *out = wk_lz_decompress_py (wk_state_from_module (module), in.buf,
                                        (gsize) in.len, 0, max_size, expected,
-                                       NULL);
+                                       "WAD-LZ stream"); /* .context never empty */
   PyBuffer_Release (&in);
   return out;
 }

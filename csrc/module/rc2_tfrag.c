@@ -2,6 +2,7 @@
 #include "module.h"
 
 #include "wk_numpy.h"
+#include "../core/common/wk_error.h"
 #include "../core/rc2/tfrag.h"
 
 static PyObject *
@@ -39,6 +40,7 @@ tfrag_parse (PyObject *module, PyObject *args, PyObject *kwds)
   if (t == NULL)
     {
       PyBuffer_Release (&in);
+      wk_error_prefix (&error, "RC2 tfrags"); /* .context is never empty */
       return wk_raise (wk_state_from_module (module), error);
     }
   npy_intp nv = (npy_intp) t->n_positions, nt = (npy_intp) t->n_tris;

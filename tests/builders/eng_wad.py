@@ -42,3 +42,52 @@ def sample_wad() -> bytes:
         ("MAP", b"\x01\x02\x03\x04" * 10),
         ("LGHT", b""),
     ])
+
+
+KNOWN_TAGS = {"INFO", "VERS", "WFPC", "TEXT", "TRAK", "STPC", "MAP ", "LGHT", "LNFO",
+              "LGPC", "SMPC", "AMPC", "SRPC", "NAME", "FONT", "LANG", "SPRT", "RIMG",
+              "END "}
+
+
+class BadWad(Exception):
+    """The reference reader's refusal; .offset is where, as the spec says."""
+
+    def __init__(self, offset: int, why: str):
+        super().__init__(f"{why} at {offset:#x}")
+        self.offset = offset
+
+
+def read(data: bytes) -> list[tuple[str, int, int, int]]:
+    """Reference reader of the container, from the spec (docs/formats/eng.md),
+    for differential tests: [(name, header offset, payload size, size field)]
+    or BadWad(offset). Names are the stored u32 spelled backwards."""
+    def name_at(off: int) -> str | None:
+        if off < 0 or off + 4 > len(data):
+            return None
+        return data[off:off + 4][::-1].decode("latin-1")
+
+    if len(data) < 4:
+        raise BadWad(0, "length field")
+    pos, out, seen = 4, [], {}
+    while True:
+        if pos == len(data):
+            raise BadWad(pos, "no END chunk")
+        if pos + 8 > len(data):
+            raise BadWad(pos + (4 if pos + 4 <= len(data) else 0), "chunk header")
+        name = name_at(pos)
+        field = struct.unpack_from("<I", data, pos + 4)[0]
+        if not all(0x20 <= ord(ch) <= 0x7e for ch in name):
+            raise BadWad(pos, "tag")
+        if field > len(data) - pos - 8:
+            raise BadWad(pos, "size past the end")
+        size, nxt = field, pos + 8 + field
+        if (name == "MAP " and field >= 4 and name_at(nxt) not in KNOWN_TAGS
+                and name_at(nxt - 4) in KNOWN_TAGS):
+            size -= 4
+        if name in seen:
+            raise BadWad(pos, "duplicate")
+        seen[name] = pos
+        out.append((name, pos, size, field))
+        pos += 8 + size
+        if name == "END ":
+            return out

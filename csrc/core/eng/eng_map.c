@@ -15,7 +15,10 @@ wk_eng_map_free (WkEngMap *m)
   g_free (m->model);
   g_free (m->swaps);
   g_free (m->swap_of_tile);
-  g_free (m->colors);
+  if (m->backing != NULL)
+    g_bytes_unref (m->backing);
+  else
+    g_free (m->colors);
   g_free (m->col_start);
   g_free (m->col_sets);
   g_free (m->colb_start);
@@ -112,9 +115,34 @@ check_a_against_b (WkEngMap *m)
         bad_model, first_model));
 }
 
+/* A part of the payload: a slice of backing, or a copy without one. */
+static GBytes *
+part_bytes (const guint8 *data, GBytes *backing, gsize at, gsize n)
+{
+  return backing != NULL ? g_bytes_new_from_bytes (backing, at, n)
+                         : g_bytes_new (data + at, n);
+}
+
 WkEngMap *
 wk_eng_map_parse (const guint8 *data, gsize size, gint64 base, guint32 wfpc,
                   const GPtrArray *models, GError **error)
+{
+  return wk_eng_map_parse_in (data, size, NULL, base, wfpc, models, error);
+}
+
+WkEngMap *
+wk_eng_map_parse_bytes (GBytes *bytes, gint64 base, guint32 wfpc,
+                        const GPtrArray *models, GError **error)
+{
+  gsize size;
+  const guint8 *data = g_bytes_get_data (bytes, &size);
+  return wk_eng_map_parse_in (data, size, bytes, base, wfpc, models, error);
+}
+
+WkEngMap *
+wk_eng_map_parse_in (const guint8 *data, gsize size, GBytes *backing,
+                     gint64 base, guint32 wfpc, const GPtrArray *models,
+                     GError **error)
 {
   g_autoptr (WkEngMap) m = g_new0 (WkEngMap, 1);
   m->warnings = g_ptr_array_new_with_free_func (g_free);
@@ -157,7 +185,7 @@ wk_eng_map_parse (const guint8 *data, gsize size, gint64 base, guint32 wfpc,
       || !skip_list (&r, 90, "90-byte records", error)
       || !skip_list (&r, 34, "path nodes", error))
     goto fail;
-  m->lists = g_bytes_new (data + lists_at, r.pos - lists_at);
+  m->lists = part_bytes (data, backing, lists_at, r.pos - lists_at);
 
   const guint8 *p;
   if (!wk_reader_bytes (&r, sizeof m->zone_table, &p, "zone table", error))
@@ -272,9 +300,17 @@ wk_eng_map_parse (const guint8 *data, gsize size, gint64 base, guint32 wfpc,
         }
     }
   m->n_colors = (guint32) ((r.pos - region) / 4);
-  m->colors = g_malloc0 (r.pos - region + 1);
-  memcpy (m->colors, data + region, r.pos - region);
-  m->rest = g_bytes_new (data + r.pos, size - r.pos);
+  if (backing != NULL)
+    {
+      m->colors = (guint8 *) data + region; /* read-only view */
+      m->backing = g_bytes_ref (backing);
+    }
+  else
+    {
+      m->colors = g_malloc0 (r.pos - region + 1);
+      memcpy (m->colors, data + region, r.pos - region);
+    }
+  m->rest = part_bytes (data, backing, r.pos, size - r.pos);
   return g_steal_pointer (&m);
 
 fail:

@@ -42,18 +42,27 @@ typedef struct {
   gint32 *swap_of_tile;      /* n: swap entry of the tile, or -1 */
   /* Colours: all entries, 4 bytes each, in file order. */
   guint32 n_colors;
-  guint8 *colors;
+  guint8 *colors;            /* read-only when backing is set */
   guint32 *col_start, *col_sets;   /* n: first entry, sets (modelA) */
   guint32 *colb_start, *colb_sets; /* n: the same for modelB (sets 0: none) */
   GBytes *rest;              /* everything after the colours, exact */
   gint32 *cell;              /* n: cell index x + z·W from A (computed) */
   GPtrArray *warnings;       /* A/B disagreement, zone numbers ≥ 32 … */
+  GBytes *backing;           /* not NULL: colors is a view into it */
 } WkEngMap;
 
 /* Parse the tile part. models: the TRAK models (for the colour counts). */
 WkEngMap *wk_eng_map_parse (const guint8 *data, gsize size, gint64 base,
                             guint32 wfpc, const GPtrArray *models,
                             GError **error);
+/* The same over bytes that cannot change: the colours, the lists and the
+ * rest are views into them (a reference is kept). */
+WkEngMap *wk_eng_map_parse_bytes (GBytes *bytes, gint64 base, guint32 wfpc,
+                                  const GPtrArray *models, GError **error);
+/* backing: NULL to copy, or the GBytes that data lies in. */
+WkEngMap *wk_eng_map_parse_in (const guint8 *data, gsize size, GBytes *backing,
+                               gint64 base, guint32 wfpc,
+                               const GPtrArray *models, GError **error);
 void wk_eng_map_free (WkEngMap *m);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (WkEngMap, wk_eng_map_free)
 

@@ -1,6 +1,7 @@
 #include "eng_model.h"
 
 #include <math.h>
+#include <string.h>
 
 #include "eng_coll_record.h"
 #include "../common/wk_vec.h"
@@ -20,9 +21,14 @@ wk_eng_model_free (WkEngModel *m)
 {
   if (m == NULL)
     return;
-  g_free (m->verts);
-  g_free (m->faces);
-  g_free (m->coll);
+  if (m->backing != NULL)
+    g_bytes_unref (m->backing);
+  else
+    {
+      g_free (m->verts);
+      g_free (m->faces);
+      g_free (m->coll);
+    }
   g_free (m->bone_counts);
   g_free (m);
 }
@@ -58,8 +64,17 @@ wk_eng_model_read_header (WkReader *r, WkEngModel *m, GError **error)
   return TRUE;
 }
 
+/* Can the bytes at p be used in place as floats / WkEngFace records? */
+static inline gboolean
+viewable (GBytes *backing, const guint8 *p)
+{
+  return backing != NULL && G_BYTE_ORDER == G_LITTLE_ENDIAN
+         && ((guintptr) p & 3) == 0;
+}
+
 gboolean
-wk_eng_model_read_data (WkReader *r, WkEngModel *m, GError **error)
+wk_eng_model_read_data_in (WkReader *r, WkEngModel *m, GBytes *backing,
+                           GError **error)
 {
   const guint8 *p;
   if (m->stpc && m->n_bones > 0)
@@ -81,49 +96,95 @@ wk_eng_model_read_data (WkReader *r, WkEngModel *m, GError **error)
         }
     }
 
+  /* All three blocks are checked before the model takes any of them, so
+   * a model is either all views or all copies. */
+  const guint8 *pv, *pf, *pc;
   if (!wk_reader_need (r, m->n_verts, WK_ENG_VERTEX_SIZE, "vertex", error)
-      || !wk_reader_bytes (r, (gsize) m->n_verts * WK_ENG_VERTEX_SIZE, &p,
+      || !wk_reader_bytes (r, (gsize) m->n_verts * WK_ENG_VERTEX_SIZE, &pv,
                            "vertices", error))
     return FALSE;
-  m->verts = g_new (gfloat, (gsize) m->n_verts * 6 + 1);
-  for (gsize i = 0; i < (gsize) m->n_verts * 6; i++)
-    m->verts[i] = wk_lef32 (p + 4 * i);
-
   gint64 faces_at = m->faces_offset = wk_reader_abs (r);
   if (!wk_reader_need (r, m->n_faces, WK_ENG_FACE_SIZE, "face", error)
-      || !wk_reader_bytes (r, (gsize) m->n_faces * WK_ENG_FACE_SIZE, &p,
+      || !wk_reader_bytes (r, (gsize) m->n_faces * WK_ENG_FACE_SIZE, &pf,
                            "faces", error))
     return FALSE;
-  m->faces = g_new (WkEngFace, m->n_faces + 1);
+  if (!wk_reader_need (r, m->n_coll, WK_ENG_COLL_RECORD_SIZE, "collision record", error)
+      || !wk_reader_bytes (r, (gsize) m->n_coll * WK_ENG_COLL_RECORD_SIZE, &pc,
+                           "collision records", error))
+    return FALSE;
+
+  /* Face corners must name vertices of this model. */
   for (guint f = 0; f < m->n_faces; f++)
     {
-      const guint8 *q = p + (gsize) f * WK_ENG_FACE_SIZE;
-      WkEngFace *face = &m->faces[f];
-      face->flags = wk_le16 (q);
+      const guint8 *q = pf + (gsize) f * WK_ENG_FACE_SIZE + 2;
       for (int k = 0; k < 3; k++)
         {
-          face->v[k] = wk_le16 (q + 2 + 2 * k);
-          if (face->v[k] >= m->n_verts)
+          guint v = wk_le16 (q + 2 * k);
+          if (v >= m->n_verts)
             {
               wk_set_error (error, WK_ERROR_FORMAT,
                             faces_at + (gint64) f * WK_ENG_FACE_SIZE + 2 + 2 * k,
                             "face %u: corner %d uses vertex %u, the model has %u",
-                            f, k, face->v[k], m->n_verts);
+                            f, k, v, m->n_verts);
               return FALSE;
             }
         }
+    }
+
+  if (viewable (backing, pv) && viewable (backing, pf) && viewable (backing, pc))
+    {
+      /* Read-only views; wk_eng_model_own() copies them before an edit. */
+      m->verts = (gfloat *) (gpointer) pv;
+      m->faces = (WkEngFace *) (gpointer) pf;
+      m->coll = (guint8 *) pc;
+      m->backing = g_bytes_ref (backing);
+      return TRUE;
+    }
+
+  m->verts = g_new (gfloat, (gsize) m->n_verts * 6 + 1);
+  for (gsize i = 0; i < (gsize) m->n_verts * 6; i++)
+    m->verts[i] = wk_lef32 (pv + 4 * i);
+  m->faces = g_new (WkEngFace, m->n_faces + 1);
+  for (guint f = 0; f < m->n_faces; f++)
+    {
+      const guint8 *q = pf + (gsize) f * WK_ENG_FACE_SIZE;
+      WkEngFace *face = &m->faces[f];
+      face->flags = wk_le16 (q);
+      for (int k = 0; k < 3; k++)
+        face->v[k] = wk_le16 (q + 2 + 2 * k);
       face->tex = wk_le16 (q + 8);
       face->pad = wk_le16 (q + 10);
       for (int k = 0; k < 4; k++)
         face->plane[k] = wk_lef32 (q + 12 + 4 * k);
     }
-
-  if (!wk_reader_need (r, m->n_coll, WK_ENG_COLL_RECORD_SIZE, "collision record", error)
-      || !wk_reader_bytes (r, (gsize) m->n_coll * WK_ENG_COLL_RECORD_SIZE, &p,
-                           "collision records", error))
-    return FALSE;
-  m->coll = g_memdup2 (p, (gsize) m->n_coll * WK_ENG_COLL_RECORD_SIZE + 1);
+  /* one spare byte so an empty block is not a NULL pointer; copying it too
+   * read one byte past the input (found by fuzz_eng_trak) */
+  m->coll = g_malloc ((gsize) m->n_coll * WK_ENG_COLL_RECORD_SIZE + 1);
+  memcpy (m->coll, pc, (gsize) m->n_coll * WK_ENG_COLL_RECORD_SIZE);
   return TRUE;
+}
+
+gboolean
+wk_eng_model_read_data (WkReader *r, WkEngModel *m, GError **error)
+{
+  return wk_eng_model_read_data_in (r, m, NULL, error);
+}
+
+void
+wk_eng_model_own (WkEngModel *m)
+{
+  if (m->backing == NULL)
+    return;
+  gfloat *verts = g_new (gfloat, (gsize) m->n_verts * 6 + 1);
+  memcpy (verts, m->verts, (gsize) m->n_verts * WK_ENG_VERTEX_SIZE);
+  m->verts = verts;
+  WkEngFace *faces = g_new (WkEngFace, (gsize) m->n_faces + 1);
+  memcpy (faces, m->faces, (gsize) m->n_faces * sizeof (WkEngFace));
+  m->faces = faces;
+  guint8 *coll = g_malloc ((gsize) m->n_coll * WK_ENG_COLL_RECORD_SIZE + 1);
+  memcpy (coll, m->coll, (gsize) m->n_coll * WK_ENG_COLL_RECORD_SIZE);
+  m->coll = coll;
+  g_clear_pointer (&m->backing, g_bytes_unref);
 }
 
 void
@@ -225,6 +286,7 @@ wk_eng_face_plane (const gfloat p0[3], const gfloat p1[3], const gfloat p2[3],
 void
 wk_eng_model_recompute (WkEngModel *m)
 {
+  wk_eng_model_own (m);
   double lo[3] = { 0, 0, 0 }, hi[3] = { 0, 0, 0 };
   for (guint i = 0; i < m->n_verts; i++)
     for (int k = 0; k < 3; k++)

@@ -41,7 +41,16 @@ typedef struct {
   guint16 *bone_counts;     /* n_bones vertex counts (STPC) */
   gint64 offset;            /* absolute offset of the header, -1 if built */
   gint64 faces_offset;      /* absolute offset of face 0, -1 if built */
+  /* Not NULL: verts, faces and coll are read-only views into these bytes
+   * (the file, little-endian, 4-aligned), held by a reference and not
+   * freed with the model. wk_eng_model_own() before any edit. */
+  GBytes *backing;
 } WkEngModel;
+
+/* The file's 28-byte triangle record is WkEngFace's layout on a
+ * little-endian machine, which lets a parsed model view the file. */
+G_STATIC_ASSERT (sizeof (WkEngFace) == WK_ENG_FACE_SIZE);
+G_STATIC_ASSERT (G_STRUCT_OFFSET (WkEngFace, plane) == 12);
 
 WkEngModel *wk_eng_model_new (gboolean stpc);
 void wk_eng_model_free (WkEngModel *m);
@@ -52,6 +61,14 @@ gboolean wk_eng_model_read_header (WkReader *r, WkEngModel *m, GError **error);
 /* Read the model's data (bone counts, vertices, faces, collision), checking
  * every count against the bytes left and every face index < nVerts. */
 gboolean wk_eng_model_read_data (WkReader *r, WkEngModel *m, GError **error);
+/* The same; with backing (the GBytes r reads from) the vertices, faces and
+ * collision records are views into it instead of copies, when the machine
+ * is little-endian and the data 4-aligned (otherwise copied). */
+gboolean wk_eng_model_read_data_in (WkReader *r, WkEngModel *m, GBytes *backing,
+                                    GError **error);
+/* Copy-on-write: give a model that views its file its own copies of the
+ * vertices, faces and collision records (no-op when it has them). */
+void wk_eng_model_own (WkEngModel *m);
 
 /* Append header / data exactly as the fields say. The counts must fit the
  * u16 fields (checked by wk_eng_model_check_limits). */

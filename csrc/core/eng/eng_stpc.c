@@ -108,6 +108,17 @@ read_anim (WkReader *r, WkEngAnimLayout layout, WkEngAnim *a, GError **error)
   a->frames_off = r->pos;
   if (a->n_frames)
     {
+      /* Frames that hold no bytes cost nothing to claim: without a bound a
+       * 32-byte header asks the binding for 2^32 frame arrays (found by the
+       * hostile suite) [assumed: no real animation has this many]. */
+      if (wk_eng_anim_delta_size (a, 1) == 0 && a->n_bones == 0
+          && a->n_frames > WK_ENG_ANIM_MAX_EMPTY_FRAMES)
+        {
+          wk_set_error (error, WK_ERROR_FORMAT, at,
+                        "animation of %u frames without deltas or bones "
+                        "(at most %u)", a->n_frames, WK_ENG_ANIM_MAX_EMPTY_FRAMES);
+          return FALSE;
+        }
       guint64 total;
       if (!frames_bytes (a, a->n_frames, &total))
         total = G_MAXUINT64;
@@ -161,7 +172,7 @@ wk_eng_stpc_parse (const guint8 *data, gsize size, gint64 base, GError **error)
       WkEngModel *m = wk_eng_model_new (TRUE);
       g_ptr_array_add (s->models, m);
       if (!wk_eng_model_read_header (&r, m, error)
-          || !wk_eng_model_read_data (&r, m, error))
+          || !wk_eng_model_read_data_in (&r, m, s->payload, error))
         {
           wk_error_prefix (error, "STPC model %u", i);
           return NULL;

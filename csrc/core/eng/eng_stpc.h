@@ -17,6 +17,10 @@
 
 G_BEGIN_DECLS
 
+/* Most frames an animation may have when its frames hold no bytes (no
+ * deltas, no bones) [assumed; bounds what a tiny file can ask for]. */
+#define WK_ENG_ANIM_MAX_EMPTY_FRAMES 65536u
+
 typedef enum {
   WK_ENG_ANIM_LAYOUT_SPEC = 0,  /* as our spec lists it */
   WK_ENG_ANIM_LAYOUT_CROC2 = 1, /* with the two nFrames-word arrays */

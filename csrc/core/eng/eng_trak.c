@@ -3,6 +3,21 @@
 GPtrArray *
 wk_eng_trak_parse (const guint8 *data, gsize size, gint64 base, GError **error)
 {
+  return wk_eng_trak_parse_in (data, size, NULL, base, error);
+}
+
+GPtrArray *
+wk_eng_trak_parse_bytes (GBytes *bytes, gint64 base, GError **error)
+{
+  gsize size;
+  const guint8 *data = g_bytes_get_data (bytes, &size);
+  return wk_eng_trak_parse_in (data, size, bytes, base, error);
+}
+
+GPtrArray *
+wk_eng_trak_parse_in (const guint8 *data, gsize size, GBytes *backing,
+                      gint64 base, GError **error)
+{
   WkReader r;
   wk_reader_init (&r, data, size, base);
   guint32 n;
@@ -21,7 +36,8 @@ wk_eng_trak_parse (const guint8 *data, gsize size, gint64 base, GError **error)
       wk_eng_model_read_header (&r, m, error); /* fits: checked above */
     }
   for (guint32 i = 0; i < n; i++)
-    if (!wk_eng_model_read_data (&r, g_ptr_array_index (models, i), error))
+    if (!wk_eng_model_read_data_in (&r, g_ptr_array_index (models, i), backing,
+                                     error))
       {
         wk_error_prefix (error, "TRAK model %u", i);
         return NULL;

@@ -48,30 +48,3 @@ wk_eng_tex_flat_rgb (const WkEngTexEntry *e, guint8 rgb[3])
   rgb[2] = e->v0;
   return TRUE;
 }
-
-void
-wk_eng_face_uvs (const gfloat rect[4], guint16 face_flags, gfloat uv[3][2])
-{
-  const gboolean mirror = (face_flags & WK_ENG_FACE_MIRROR_U) != 0;
-  const gfloat a = mirror ? rect[0] : rect[2];
-  const gfloat b = mirror ? rect[2] : rect[0];
-  const gfloat v0 = rect[1], v1 = rect[3];
-  if (!(face_flags & WK_ENG_FACE_QUAD))
-    { /* (a,V1) (b,V1) (a,V0) */
-      uv[0][0] = a; uv[0][1] = v1;
-      uv[1][0] = b; uv[1][1] = v1;
-      uv[2][0] = a; uv[2][1] = v0;
-    }
-  else if (!(face_flags & WK_ENG_FACE_SECOND))
-    { /* first half of a quad: (a,V1) (b,V1) (b,V0) */
-      uv[0][0] = a; uv[0][1] = v1;
-      uv[1][0] = b; uv[1][1] = v1;
-      uv[2][0] = b; uv[2][1] = v0;
-    }
-  else
-    { /* second half: (b,V0) (a,V0) (a,V1) */
-      uv[0][0] = b; uv[0][1] = v0;
-      uv[1][0] = a; uv[1][1] = v0;
-      uv[2][0] = a; uv[2][1] = v1;
-    }
-}

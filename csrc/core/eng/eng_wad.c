@@ -9,6 +9,9 @@ static const char *const known_tags[] = {
   "END ", NULL
 };
 
+/* Unknown chunks named one by one in the warnings; the rest are counted. */
+#define MAX_UNKNOWN_WARNINGS 16
+
 static void
 tag_name (guint32 tag, gchar out[5])
 {
@@ -82,6 +85,8 @@ wk_eng_wad_parse (GBytes *bytes, GError **error)
       return NULL;
     }
 
+  g_autoptr (GHashTable) seen = g_hash_table_new (NULL, NULL);
+  guint unknown = 0;
   gboolean seen_end = FALSE;
   while (!seen_end)
     {
@@ -126,17 +131,21 @@ wk_eng_wad_parse (GBytes *bytes, GError **error)
                                             "x: size field is 4 bytes too large "
                                             "(known quirk; kept on write)", c.offset));
         }
-      for (guint i = 0; i < wad->chunks->len; i++)
-        if (g_array_index (wad->chunks, WkEngChunk, i).tag == c.tag)
-          {
-            wk_set_error (error, WK_ERROR_FORMAT, (gint64) c.offset,
-                          "appears twice (first at offset 0x%"
-                          G_GSIZE_MODIFIER "x)",
-                          g_array_index (wad->chunks, WkEngChunk, i).offset);
-            wk_error_prefix (error, "ENG WAD chunk %s", c.name);
-            return NULL;
-          }
-      if (!tag_known (c.tag))
+      /* tag -> index + 1: a linear check, so a file of a million tiny
+       * chunks cannot make the parse quadratic */
+      guint first = GPOINTER_TO_UINT (g_hash_table_lookup (seen, GUINT_TO_POINTER (c.tag)));
+      if (first != 0)
+        {
+          wk_set_error (error, WK_ERROR_FORMAT, (gint64) c.offset,
+                        "appears twice (first at offset 0x%"
+                        G_GSIZE_MODIFIER "x)",
+                        g_array_index (wad->chunks, WkEngChunk, first - 1).offset);
+          wk_error_prefix (error, "ENG WAD chunk %s", c.name);
+          return NULL;
+        }
+      g_hash_table_insert (seen, GUINT_TO_POINTER (c.tag),
+                           GUINT_TO_POINTER (wad->chunks->len + 1));
+      if (!tag_known (c.tag) && ++unknown <= MAX_UNKNOWN_WARNINGS)
         g_ptr_array_add (wad->warnings,
                          g_strdup_printf ("unknown chunk '%s' at offset 0x%"
                                           G_GSIZE_MODIFIER "x kept as it is",
@@ -146,6 +155,10 @@ wk_eng_wad_parse (GBytes *bytes, GError **error)
       seen_end = memcmp (c.name, "END ", 4) == 0;
     }
   wad->end = r.pos;
+  if (unknown > MAX_UNKNOWN_WARNINGS)
+    g_ptr_array_add (wad->warnings,
+                     g_strdup_printf ("%u more unknown chunks kept as they are",
+                                      unknown - MAX_UNKNOWN_WARNINGS));
 
   if (wad->declared_length != size)
     g_ptr_array_add (wad->warnings,
@@ -219,6 +232,36 @@ wk_eng_wad_build (const WkEngWad *wad, GBytes *const *replacements,
   return g_byte_array_free_to_bytes (out);
 }
 
+/* Does check (the rebuilt file, parsed) hold the chunks wad + replacements
+ * were meant to give? On a mismatch, describes the first one in *why. */
+static gboolean
+reads_back_as_built (const WkEngWad *wad, GBytes *const *replacements,
+                     const WkEngWad *check, gchar **why)
+{
+  if (check->chunks->len != wad->chunks->len)
+    {
+      *why = g_strdup_printf ("%u chunks read back as %u", wad->chunks->len,
+                              check->chunks->len);
+      return FALSE;
+    }
+  for (guint i = 0; i < wad->chunks->len; i++)
+    {
+      const WkEngChunk *c = &g_array_index (wad->chunks, WkEngChunk, i);
+      gsize want_n, got_n;
+      const guint8 *want = replacements && replacements[i]
+                             ? g_bytes_get_data (replacements[i], &want_n)
+                             : wk_eng_wad_payload (wad, i, &want_n);
+      const guint8 *got = wk_eng_wad_payload (check, i, &got_n);
+      if (g_array_index (check->chunks, WkEngChunk, i).tag != c->tag
+          || want_n != got_n || (want_n > 0 && memcmp (want, got, want_n) != 0))
+        {
+          *why = g_strdup_printf ("chunk %s does not read back as written", c->name);
+          return FALSE;
+        }
+    }
+  return TRUE;
+}
+
 GBytes *
 wk_eng_wad_build_checked (const WkEngWad *wad, GBytes *const *replacements,
                           GError **error)
@@ -226,13 +269,22 @@ wk_eng_wad_build_checked (const WkEngWad *wad, GBytes *const *replacements,
   GBytes *out = wk_eng_wad_build (wad, replacements, error);
   if (out == NULL)
     return NULL;
-  WkEngWad *check = wk_eng_wad_parse (out, error);
+  g_autoptr (GError) parse_error = NULL;
+  g_autofree gchar *why = NULL;
+  WkEngWad *check = wk_eng_wad_parse (out, &parse_error);
   if (check == NULL)
+    why = g_strdup (parse_error->message);
+  else
+    reads_back_as_built (wad, replacements, check, &why);
+  wk_eng_wad_free (check);
+  if (why != NULL)
     {
-      wk_error_prefix (error, "rebuilt WAD does not parse");
+      /* The input was fine; the container cannot say this unambiguously
+       * (e.g. a MAP payload ending in a chunk tag, read as the MAP quirk). */
+      wk_set_error (error, WK_ERROR_LIMIT, -1,
+                    "the rebuilt WAD would not read back as written: %s", why);
       g_bytes_unref (out);
       return NULL;
     }
-  wk_eng_wad_free (check);
   return out;
 }

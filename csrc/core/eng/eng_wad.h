@@ -43,7 +43,8 @@ GBytes *wk_eng_wad_build (const WkEngWad *wad, GBytes *const *replacements,
                           GError **error);
 
 /* wk_eng_wad_build, then parse the result again: what is written must read
- * back. Use this for anything that goes to disk. */
+ * back as the same chunks with the same payloads, else WK_ERROR_LIMIT. Use
+ * this for anything that goes to disk. */
 GBytes *wk_eng_wad_build_checked (const WkEngWad *wad,
                                   GBytes *const *replacements, GError **error);
 

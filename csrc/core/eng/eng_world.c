@@ -40,7 +40,8 @@ wk_eng_tile_point (const gint32 b[6], const gfloat v[3], WkEngSpace space,
 {
   const double a = (double) b[1] / 4096.0 * 2.0 * G_PI;
   const double c = cos (a), s = sin (a);
-  const double x = b[3] / 4096.0, y = b[4] / 4096.0, z = -b[5] / 4096.0;
+  /* -(double) b[5]: negating INT32_MIN as an int is undefined (fuzz_eng_map) */
+  const double x = b[3] / 4096.0, y = b[4] / 4096.0, z = -(double) b[5] / 4096.0;
   const double X = x + v[0] * c - v[2] * s;
   const double Y = y + v[1];
   const double Z = z + v[0] * s + v[2] * c;
@@ -90,7 +91,7 @@ tile_xform (const gint32 b[6], WkEngSpace space, TileXform *t)
   t->s = sin (a);
   t->x = b[3] / 4096.0;
   t->y = b[4] / 4096.0;
-  t->z = -b[5] / 4096.0;
+  t->z = -(double) b[5] / 4096.0; /* not -b[5]: INT32_MIN (fuzz_eng_map) */
   t->zsign = space == WK_ENG_SPACE_FILE ? -1.0 : 1.0;
 }
 
