@@ -15,15 +15,7 @@
 #include "core/eng/eng_world.h"
 #include "fuzz_util.h"
 
-int LLVMFuzzerInitialize (int *argc, char ***argv);
-int LLVMFuzzerTestOneInput (const uint8_t *data, size_t size);
-
-int
-LLVMFuzzerInitialize (int *argc, char ***argv)
-{
-  wk_fuzz_init ();
-  return 0;
-}
+WK_FUZZ_INITIALIZE
 
 static void
 floor_checks (const WkEngMap *m, const GPtrArray *models)

@@ -10,19 +10,11 @@
 #include "core/eng/eng_text.h"
 #include "fuzz_util.h"
 
-int LLVMFuzzerInitialize (int *argc, char ***argv);
-int LLVMFuzzerTestOneInput (const uint8_t *data, size_t size);
-
 /* Pages bigger than this are decoded only by the parse's validation: the
  * fuzzer's time is better spent elsewhere than on 64 MiB pages. */
 #define MAX_PIXELS (256u * 1024u)
 
-int
-LLVMFuzzerInitialize (int *argc, char ***argv)
-{
-  wk_fuzz_init ();
-  return 0;
-}
+WK_FUZZ_INITIALIZE
 
 static void
 rle_identity (const uint8_t *data, size_t size)

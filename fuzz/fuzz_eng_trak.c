@@ -8,15 +8,7 @@
 #include "core/eng/eng_trak.h"
 #include "fuzz_util.h"
 
-int LLVMFuzzerInitialize (int *argc, char ***argv);
-int LLVMFuzzerTestOneInput (const uint8_t *data, size_t size);
-
-int
-LLVMFuzzerInitialize (int *argc, char ***argv)
-{
-  wk_fuzz_init ();
-  return 0;
-}
+WK_FUZZ_INITIALIZE
 
 int
 LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)

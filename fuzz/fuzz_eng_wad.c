@@ -11,15 +11,7 @@
 #include "core/common/wk_reader.h"
 #include "fuzz_util.h"
 
-int LLVMFuzzerInitialize (int *argc, char ***argv);
-int LLVMFuzzerTestOneInput (const uint8_t *data, size_t size);
-
-int
-LLVMFuzzerInitialize (int *argc, char ***argv)
-{
-  wk_fuzz_init ();
-  return 0;
-}
+WK_FUZZ_INITIALIZE
 
 static void
 check_table (const WkEngWad *wad, gsize size)

@@ -9,17 +9,9 @@
 #include "core/lz/wk_lz.h"
 #include "fuzz_util.h"
 
-int LLVMFuzzerInitialize (int *argc, char ***argv);
-int LLVMFuzzerTestOneInput (const uint8_t *data, size_t size);
-
 #define MAX_OUT ((gsize) 16 << 20)
 
-int
-LLVMFuzzerInitialize (int *argc, char ***argv)
-{
-  wk_fuzz_init ();
-  return 0;
-}
+WK_FUZZ_INITIALIZE
 
 /* Decode src fully; NULL + error on a broken stream or past MAX_OUT. */
 static guint8 *

@@ -13,26 +13,7 @@
 #include "core/rc2/tfrag.h"
 #include "fuzz_util.h"
 
-int LLVMFuzzerInitialize (int *argc, char ***argv);
-int LLVMFuzzerTestOneInput (const uint8_t *data, size_t size);
-
-int
-LLVMFuzzerInitialize (int *argc, char ***argv)
-{
-  wk_fuzz_init ();
-  return 0;
-}
-
-typedef struct { const uint8_t *p; size_t n; } Src;
-
-static guint8
-take (Src *s)
-{
-  if (s->n == 0)
-    return 0;
-  s->n--;
-  return *s->p++;
-}
+WK_FUZZ_INITIALIZE
 
 /* Decode the named stream of lvl to its declared size, or to `want` bytes
  * when it declares none (gameplay); the bytes (caller frees). */
@@ -62,19 +43,19 @@ stream (const WkRc2Level *lvl, const guint8 *file, const char *name, gsize want,
 int
 LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)
 {
-  Src s = { data, size };
+  WkFuzzSrc s = { data, size };
   /* one quad mesh, corners moved by the input */
   gfloat pos[12], uv[8], color[16];
   for (int i = 0; i < 12; i++)
     pos[i] = (gfloat) ((i % 3 == 0 ? (i / 3) & 1 : i % 3 == 1 ? (i / 6) : 0))
-             + (gint8) take (&s) / 64.0f;
+             + (gint8) wk_fuzz_take (&s) / 64.0f;
   for (int i = 0; i < 8; i++)
-    uv[i] = take (&s) / 255.0f;
+    uv[i] = wk_fuzz_take (&s) / 255.0f;
   for (int i = 0; i < 16; i++)
-    color[i] = take (&s) / 128.0f;
+    color[i] = wk_fuzz_take (&s) / 128.0f;
   guint32 idx[4] = { 0, 1, 2, 3 }, strip_len[1] = { 4 };
-  guint8 n_tex = take (&s) % 3, n_pal = 1 + take (&s) % 2;
-  gint32 strip_tex[1] = { n_tex ? take (&s) % n_tex : 0 };
+  guint8 n_tex = wk_fuzz_take (&s) % 3, n_pal = 1 + wk_fuzz_take (&s) % 2;
+  gint32 strip_tex[1] = { n_tex ? wk_fuzz_take (&s) % n_tex : 0 };
   WkTfragMesh mesh = { pos, uv, color, 4, idx, 4, strip_len, strip_tex, 1 };
   g_autoptr (GError) error = NULL;
   g_autoptr (GBytes) tfrags = wk_tfrags_build (&mesh, 1, 32.0f, &error);
@@ -85,12 +66,12 @@ LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)
   g_autofree guint8 *pixels = g_malloc0 (2 * 16 * 16);
   for (guint i = 0; i < n_tex; i++)
     {
-      tex[i].width = 1 + take (&s) % 16;
-      tex[i].height = 1 + take (&s) % 16;
-      tex[i].palette = take (&s) % n_pal;
+      tex[i].width = 1 + wk_fuzz_take (&s) % 16;
+      tex[i].height = 1 + wk_fuzz_take (&s) % 16;
+      tex[i].palette = wk_fuzz_take (&s) % n_pal;
       tex[i].pixels = pixels + i * 256;
       for (guint k = 0; k < tex[i].width * tex[i].height; k++)
-        pixels[i * 256 + k] = take (&s);
+        pixels[i * 256 + k] = wk_fuzz_take (&s);
     }
   g_autofree guint8 *palettes = g_malloc (n_pal * WK_RC2_PALETTE_BYTES);
   for (guint k = 0; k < n_pal * WK_RC2_PALETTE_BYTES; k++)

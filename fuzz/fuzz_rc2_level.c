@@ -9,17 +9,9 @@
 #include "core/rc2/rc2_level.h"
 #include "fuzz_util.h"
 
-int LLVMFuzzerInitialize (int *argc, char ***argv);
-int LLVMFuzzerTestOneInput (const uint8_t *data, size_t size);
-
 #define MAX_OUT ((gsize) 16 << 20)
 
-int
-LLVMFuzzerInitialize (int *argc, char ***argv)
-{
-  wk_fuzz_init ();
-  return 0;
-}
+WK_FUZZ_INITIALIZE
 
 static void
 check_stream (const WkRc2Level *lvl, const char *name, const guint8 *data, gsize size)

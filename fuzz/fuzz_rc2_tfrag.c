@@ -10,15 +10,7 @@
 #include "fuzz_util.h"
 #include "fuzz_tfrag.h"
 
-int LLVMFuzzerInitialize (int *argc, char ***argv);
-int LLVMFuzzerTestOneInput (const uint8_t *data, size_t size);
-
-int
-LLVMFuzzerInitialize (int *argc, char ***argv)
-{
-  wk_fuzz_init ();
-  return 0;
-}
+WK_FUZZ_INITIALIZE
 
 static void
 check (const WkTfrags *t, gint textures)

@@ -11,26 +11,7 @@
 #include "fuzz_util.h"
 #include "fuzz_tfrag.h"
 
-int LLVMFuzzerInitialize (int *argc, char ***argv);
-int LLVMFuzzerTestOneInput (const uint8_t *data, size_t size);
-
-int
-LLVMFuzzerInitialize (int *argc, char ***argv)
-{
-  wk_fuzz_init ();
-  return 0;
-}
-
-typedef struct { const uint8_t *p; size_t n; } Src;
-
-static guint8
-take (Src *s)
-{
-  if (s->n == 0)
-    return 0;
-  s->n--;
-  return *s->p++;
-}
+WK_FUZZ_INITIALIZE
 
 typedef struct {
   gfloat pos[64 * 3], uv[64 * 2], color[64 * 4];
@@ -39,22 +20,22 @@ typedef struct {
 } MeshBuf;
 
 static void
-make_mesh (Src *s, MeshBuf *b, WkTfragMesh *m)
+make_mesh (WkFuzzSrc *s, MeshBuf *b, WkTfragMesh *m)
 {
-  guint n = 3 + take (s) % 62;
+  guint n = 3 + wk_fuzz_take (s) % 62;
   for (guint i = 0; i < n * 3; i++)
-    b->pos[i] = (gint8) take (s) / 16.0f;
+    b->pos[i] = (gint8) wk_fuzz_take (s) / 16.0f;
   for (guint i = 0; i < n * 2; i++)
-    b->uv[i] = (gint8) take (s) / 64.0f;
+    b->uv[i] = (gint8) wk_fuzz_take (s) / 64.0f;
   for (guint i = 0; i < n * 4; i++)
-    b->color[i] = take (s) / 128.0f;
-  guint nstrips = 1 + take (s) % 4, nidx = 0;
+    b->color[i] = wk_fuzz_take (s) / 128.0f;
+  guint nstrips = 1 + wk_fuzz_take (s) % 4, nidx = 0;
   for (guint k = 0; k < nstrips; k++)
     {
-      b->strip_len[k] = 3 + take (s) % 8;
-      b->strip_tex[k] = take (s) % 4;
+      b->strip_len[k] = 3 + wk_fuzz_take (s) % 8;
+      b->strip_tex[k] = wk_fuzz_take (s) % 4;
       for (guint j = 0; j < b->strip_len[k]; j++)
-        b->idx[nidx++] = take (s) % n;
+        b->idx[nidx++] = wk_fuzz_take (s) % n;
     }
   *m = (WkTfragMesh) { .pos = b->pos, .uv = b->uv, .color = b->color, .n = n,
                        .idx = b->idx, .nidx = nidx, .strip_len = b->strip_len,
@@ -120,8 +101,8 @@ check (const WkTfragMesh *meshes, guint count, const WkTfrags *t)
 int
 LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)
 {
-  Src s = { data, size };
-  guint count = 1 + take (&s) % 3;
+  WkFuzzSrc s = { data, size };
+  guint count = 1 + wk_fuzz_take (&s) % 3;
   MeshBuf bufs[3];
   WkTfragMesh meshes[3];
   for (guint i = 0; i < count; i++)

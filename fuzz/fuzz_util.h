@@ -6,6 +6,7 @@
  * else aborts, which libFuzzer reports as a crash with the input saved. */
 #pragma once
 #include <glib.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -31,6 +32,37 @@ static inline void
 wk_fuzz_init (void)
 {
   g_log_set_always_fatal (G_LOG_LEVEL_CRITICAL | G_LOG_LEVEL_WARNING);
+}
+
+/* libFuzzer's entry points, declared once; every harness starts with
+ * WK_FUZZ_INITIALIZE and then defines LLVMFuzzerTestOneInput. */
+int LLVMFuzzerInitialize (int *argc, char ***argv);
+int LLVMFuzzerTestOneInput (const uint8_t *data, size_t size);
+
+#define WK_FUZZ_INITIALIZE                                                 \
+  int LLVMFuzzerInitialize (int *argc, char ***argv)                       \
+  {                                                                        \
+    (void) argc;                                                           \
+    (void) argv;                                                           \
+    wk_fuzz_init ();                                                       \
+    return 0;                                                              \
+  }
+
+/* The fuzzer's bytes read one at a time by harnesses that build their
+ * input structures from them; 0 once they run out. */
+typedef struct
+{
+  const uint8_t *p;
+  size_t n;
+} WkFuzzSrc;
+
+static inline guint8
+wk_fuzz_take (WkFuzzSrc *s)
+{
+  if (s->n == 0)
+    return 0;
+  s->n--;
+  return *s->p++;
 }
 
 /* A parse of `size` input bytes failed: the error must be a FORMAT error
