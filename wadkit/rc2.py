@@ -10,6 +10,8 @@
     lvl.terrain(lod=0)  # tfrag terrain as NumPy arrays (see Level.terrain)
     lvl.patches       # per tfrag patch: counts, bounding sphere, flags
     lvl.tfrag_textures  # list of (H, W, 4) uint8 RGBA
+    lvl.collision()   # collision mesh: positions, triangles, tag, quads
+    lvl.collision_octants()  # the collision octants as stored
 """
 from __future__ import annotations
 
@@ -146,6 +148,40 @@ class Level:
                                            gs[pal:pal + 1024]))
         return out
 
+    def collision_block(self) -> memoryview:
+        """The collision block of core_data: from the collision offset to
+        textures_base (it has no stored size)."""
+        h = self.core_header
+        return memoryview(self.core_data)[h["collision"]:h["textures_base"]]
+
+    @cached_property
+    def _collision(self) -> dict:
+        return _core.collision_parse(self.collision_block(),
+                                     self.core_header["collision"])
+
+    def collision(self) -> dict:
+        """The collision mesh, deduplicated over the octants that repeat
+        it: positions (V,3) f32 in metres (file space, Z up); triangles
+        (T,3) u32 counter-clockwise from the front, every face as
+        triangles: the stored triangles first, then each quad as two
+        consecutive rows; tag (T,) u8 (the face's collision type); quad
+        (T,) bool (a half of a quad); quads (Q,4) u32 and quad_tag (Q,) u8
+        (the quads themselves, split r0-r2); folded: stored triangles
+        dropped as halves of a stored quad. See docs/formats/rc2.md."""
+        return _collision_mesh(self._collision)
+
+    def collision_octants(self) -> dict:
+        """The collision octants as stored (see _core.collision_parse and
+        docs/formats/rc2.md): mesh_offset, hero_groups, hero (bytes, not
+        decoded), z_node (coord, count, offset), y_nodes / x_nodes (N,3)
+        i32 {offset (0 = absent), coord, count}, coord (N,3) i32 grid
+        coordinates, offset (N,) u32, size (N,) u8 (the X entry's size
+        byte), counts (N,3) u32 {vertices, faces, quads}, vertices (V,3)
+        i16 around the octant centre (x, y in 1/16 m, z in 1/64 m), faces
+        (F,4) u8 stored v0..v3 (v3 only for the first `quads` of an octant),
+        face_tag (F,) u8. build_collision_octants(...) lays them out again."""
+        return self._collision["octants"]
+
     def info(self) -> dict:
         """What `wadkit info` shows, as plain data (nothing decompressed)."""
         return {
@@ -185,6 +221,49 @@ def build_tfrags(meshes, lod_distance: float = 32.0) -> bytes:
             np.array([len(s) for s in strips], dtype=np.uint32),
             np.ascontiguousarray(m["textures"], dtype=np.int32).ravel()))
     return _core.tfrag_build(packed, lod_distance)
+
+
+def _collision_mesh(parsed: dict) -> dict:
+    return {k: parsed[k] for k in ("positions", "triangles", "tag", "quad",
+                                   "quads", "quad_tag", "folded")}
+
+
+def build_collision(positions, triangles, tags, quads=None,
+                    quad_tags=None) -> bytes:
+    """Write a collision block (C writer; read back before it is returned).
+    positions (V,3) metres, Z up (quantised to 1/16 m in x and y, 1/64 m
+    in z); triangles (T,3) and quads (Q,4) counter-clockwise from the front
+    (a quad (a, b, c, d) is the triangles (a, b, c), (c, d, a)); one tag
+    per face. Every face goes into every 4 m octant it touches (exact
+    closed triangle/box test on the quantised positions) and no other.
+    wadkit.LimitError names the octant or face that breaks an engine
+    limit (255 vertices, 255 quads or 4080 bytes per octant, a vertex more
+    than 32 m from its octant's centre, ...); nothing is dropped."""
+    import numpy as np
+    pos = np.ascontiguousarray(positions, dtype=np.float32).reshape(-1, 3)
+    tris = np.ascontiguousarray(triangles, dtype=np.uint32).reshape(-1, 3)
+    ttag = np.ascontiguousarray(tags, dtype=np.uint8).reshape(-1)
+    q = np.ascontiguousarray(np.zeros((0, 4)) if quads is None else quads,
+                             dtype=np.uint32).reshape(-1, 4)
+    qtag = np.ascontiguousarray(np.zeros(0) if quad_tags is None else quad_tags,
+                                dtype=np.uint8).reshape(-1)
+    return _core.collision_build(pos, tris, ttag, q, qtag)
+
+
+def build_collision_octants(octants: dict) -> bytes:
+    """Lay out collision octants as given (Level.collision_octants() or the
+    same dict edited): the tree shape, octant order, vertices and faces are
+    kept, every offset recomputed in the canonical layout; a block written
+    in that layout comes back byte for byte."""
+    import numpy as np
+    z = octants["z_node"]
+    return _core.collision_build_octants(
+        int(octants["mesh_offset"]), (int(z[0]), int(z[1])),
+        *(np.ascontiguousarray(octants[k], dtype=t) for k, t in (
+            ("y_nodes", np.int32), ("x_nodes", np.int32), ("coord", np.int32),
+            ("counts", np.uint32), ("vertices", np.int16), ("faces", np.uint8),
+            ("face_tag", np.uint8))),
+        bytes(octants.get("hero", b"")))
 
 
 def open(path: str | os.PathLike, max_size: int = DEFAULT_MAX_SIZE) -> Level:
