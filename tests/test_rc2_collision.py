@@ -218,3 +218,241 @@ def test_octants_rewrite_byte_for_byte(empty_z):
     blk = C.block(octs, hero=hero, empty_z=empty_z)
     assert octants_round_trip(blk) == blk
     assert wadkit.rc2.from_bytes  # the level API is tested below
+
+
+# ---- the writer ----------------------------------------------------------------
+
+def q16(v):
+    return np.round(np.asarray(v, dtype=np.float64) * 16) / 16
+
+
+def q64(v):
+    return np.round(np.asarray(v, dtype=np.float64) * 64) / 64
+
+
+def generated_mesh(seed=20):
+    """About 20,000 faces with the statistics of a level: a heightfield of
+    0.75 m cells (quads and triangle pairs), walls standing exactly on
+    octant planes, a floor exactly on z = 8 m, boxes, a region at negative
+    coordinates and scattered triangles up to 12 m across. Positions on
+    the stored grid (x, y: 1/16 m, z: 1/64 m)."""
+    rng = np.random.default_rng(seed)
+    pos, tris, quads = [], [], []
+
+    def vert(x, y, z):
+        pos.append((q16(x), q16(y), q64(z)))
+        return len(pos) - 1
+
+    nx, ny = 110, 70
+    base = len(pos)
+    for j in range(ny + 1):
+        for i in range(nx + 1):
+            vert(-20 + 0.75 * i, -12 + 0.75 * j,
+                 3 * np.sin(i / 9) + 2 * np.cos(j / 7) + rng.integers(0, 8) / 64)
+    for j in range(ny):
+        for i in range(nx):
+            a = base + j * (nx + 1) + i
+            b, c, d = a + 1, a + nx + 2, a + nx + 1
+            if rng.random() < 0.5:
+                quads.append((a, b, c, d))
+            else:
+                tris += [(a, b, c), (c, d, a)]
+    for k in range(300):                       # walls on x = 4 m planes
+        x = 4.0 * int(rng.integers(-4, 14))
+        y = float(rng.integers(-40, 40))
+        z = float(rng.integers(0, 24)) / 2
+        quads.append((vert(x, y, z), vert(x, y + 1.5, z), vert(x, y + 1.5, z + 2.25),
+                      vert(x, y, z + 2.25)))
+    for k in range(400):                       # floor tiles on z = 8 m
+        x, y = float(rng.integers(0, 60)), float(rng.integers(-30, 30))
+        quads.append((vert(x, y, 8), vert(x + 1, y, 8), vert(x + 1, y + 1, 8),
+                      vert(x, y + 1, 8)))
+    for k in range(300):                       # boxes
+        x0, y0, z0 = (float(v) for v in rng.integers(-60, 60, 3))
+        s = float(rng.integers(1, 12)) / 4
+        c = [vert(x0 + dx * s, y0 + dy * s, z0 + dz * s)
+             for dz in (0, 1) for dy in (0, 1) for dx in (0, 1)]
+        for f in ((0, 2, 3, 1), (4, 5, 7, 6), (0, 1, 5, 4), (2, 6, 7, 3),
+                  (0, 4, 6, 2), (1, 3, 7, 5)):
+            quads.append(tuple(c[i] for i in f))
+    while len(tris) + len(quads) < 20000:     # scattered triangles
+        p = rng.uniform(-90, 90, 3)
+        size = rng.uniform(0.2, 12)
+        tris.append(tuple(vert(*(p + rng.uniform(-size, size, 3) / 2)) for _ in range(3)))
+    n_t, n_q = len(tris), len(quads)
+    return (np.array(pos, dtype=np.float32), np.array(tris, dtype=np.uint32),
+            rng.integers(0, 256, n_t).astype(np.uint8), np.array(quads, dtype=np.uint32),
+            rng.integers(0, 256, n_q).astype(np.uint8))
+
+
+def units(p):
+    """World positions in integer 1/64 m."""
+    return np.round(np.asarray(p, dtype=np.float64) * 64).astype(np.int64)
+
+
+def sat_overlaps(a, b, c, h=128):
+    """Independent exact SAT, vectorised: corners (N,3) int64 relative to
+    the box centre; the closed box [-h, h]^3. Returns (N,) bool."""
+    v = np.stack([a, b, c], axis=1)                        # N,3(corner),3
+    lo, hi = v.min(axis=1), v.max(axis=1)
+    keep = ((lo <= h) & (hi >= -h)).all(axis=1)            # box faces
+    edges = np.stack([b - a, c - b, a - c], axis=1)        # N,3,3
+    axes = [np.cross(edges[:, 0], edges[:, 1])]
+    eye = np.eye(3, dtype=np.int64)
+    for i in range(3):
+        for j in range(3):
+            axes.append(np.cross(np.broadcast_to(eye[i], edges[:, j].shape), edges[:, j]))
+    for n in axes:
+        p = np.einsum("nk,nck->nc", n, v)
+        r = h * np.abs(n).sum(axis=1)
+        keep &= ~((p.min(axis=1) > r) | (p.max(axis=1) < -r))
+    return keep
+
+
+def expected_octants(pos_u, faces):
+    """face index -> set of octant keys, from the SAT above: candidates are
+    the closed octants the bounding box touches."""
+    cand_face, cand_key = [], []
+    for f, idx in enumerate(faces):
+        pts = pos_u[list(idx)]
+        lo, hi = pts.min(axis=0), pts.max(axis=0)
+        k0 = -(-lo // 256) - 1
+        k1 = hi // 256
+        for z in range(k0[2], k1[2] + 1):
+            for y in range(k0[1], k1[1] + 1):
+                for x in range(k0[0], k1[0] + 1):
+                    cand_face.append(f)
+                    cand_key.append((x, y, z))
+    cf = np.array(cand_face)
+    ck = np.array(cand_key, dtype=np.int64)
+    centre = ck * 256 + 128
+    hit = np.zeros(len(cf), bool)
+    for half in (0, 1):
+        corner = []
+        for k in range(3):
+            sel = [faces[f][(k + 2 * half) % len(faces[f])] if len(faces[f]) == 4 or half == 0
+                   else faces[f][k] for f in cf]
+            corner.append(pos_u[sel] - centre)
+        ok = sat_overlaps(*corner)
+        if half:
+            ok &= np.array([len(faces[f]) == 4 for f in cf])
+        hit |= ok
+    out = [set() for _ in faces]
+    for f, key in zip(cf[hit], ck[hit]):
+        out[f].add(tuple(int(v) for v in key))
+    return out
+
+
+def stored_octants(blk, pos_u, faces, tags):
+    """face index -> set of octant keys, read with the spec builder's own
+    reader; a stored face is matched by its world corners in stored order
+    (triangle (a, b, c) -> (c, b, a), quad (a, b, c, d) -> (c, b, a, d))."""
+    index = {}
+    for f, (idx, tag) in enumerate(zip(faces, tags)):
+        order = (2, 1, 0) if len(idx) == 3 else (2, 1, 0, 3)
+        index.setdefault((tuple(tuple(int(v) for v in pos_u[idx[k]]) for k in order),
+                          int(tag)), []).append(f)
+    out = [set() for _ in faces]
+    for key, (verts, fs) in C.parse(blk).items():
+        for face in fs:
+            corners = tuple(C.world(key, verts[i]) for i in face[:-1])
+            for f in index[(corners, face[-1])]:
+                out[f].add(key)
+    return out
+
+
+@pytest.fixture(scope="module")
+def mesh20k():
+    pos, tris, ttag, quads, qtag = generated_mesh()
+    blk = wadkit.rc2.build_collision(pos, tris, ttag, quads=quads, quad_tags=qtag)
+    return pos, tris, ttag, quads, qtag, blk
+
+
+def test_every_face_in_exactly_the_octants_it_touches(mesh20k):
+    pos, tris, ttag, quads, qtag, blk = mesh20k
+    faces = [tuple(t) for t in tris.tolist()] + [tuple(q) for q in quads.tolist()]
+    tags = list(ttag) + list(qtag)
+    assert len(faces) >= 20000
+    pos_u = units(pos)
+    want = expected_octants(pos_u, faces)
+    got = stored_octants(blk, pos_u, faces, tags)
+    bad = [f for f in range(len(faces)) if want[f] != got[f]]
+    assert not bad, (len(bad), bad[:5], [(want[f], got[f]) for f in bad[:3]])
+    assert all(want)                          # no face without an octant
+    n_pairs = sum(len(s) for s in want)
+    assert n_pairs > len(faces)               # faces repeat per octant
+
+
+def test_written_collision_reads_back_and_rewrites_identically(mesh20k):
+    pos, tris, ttag, quads, qtag, blk = mesh20k
+    c = _core.collision_parse(blk)
+    nt = int((~c["quad"]).sum())
+    assert nt == len(tris) and len(c["quads"]) == len(quads) and c["folded"] == 0
+    # the same faces (positions exact: the input lies on the stored grid)
+    def key_set(p, t, tags):
+        return sorted((tuple(map(tuple, p[list(f)].tolist())), int(g)) for f, g in zip(t, tags))
+    tq = c["triangles"][~c["quad"]]
+    assert key_set(c["positions"], tq, c["tag"][~c["quad"]]) == key_set(pos, tris, ttag)
+    assert key_set(c["positions"], c["quads"], c["quad_tag"]) == key_set(pos, quads, qtag)
+    again = wadkit.rc2.build_collision(c["positions"], tq, c["tag"][~c["quad"]],
+                                       quads=c["quads"], quad_tags=c["quad_tag"])
+    assert again == blk                       # the canonical order is a function of the faces
+    assert wadkit.rc2.build_collision_octants(c["octants"]) == blk
+    o = c["octants"]
+    assert (o["counts"][:, 0] < 256).all() and (o["counts"][:, 2] < 256).all()
+    assert (o["offset"] % 16 == 0).all()
+
+
+def test_hand_derived_octants_of_one_triangle():
+    # z = 2 m; x, y >= 0, x + y <= 7: its bounding box touches (1, 1, 0),
+    # the triangle does not (x + y >= 8 there); the planes x = 0 and y = 0
+    # touch the octants at -1
+    blk = wadkit.rc2.build_collision([[0, 0, 2], [7, 0, 2], [0, 7, 2]], [[0, 1, 2]], [4])
+    assert sorted(C.parse(blk)) == sorted(
+        (x, y, 0) for x in (-1, 0, 1) for y in (-1, 0, 1) if (x, y) != (1, 1))
+    # a face exactly on z = 4 m is in the octants below and above
+    blk = wadkit.rc2.build_collision([[1, 1, 4], [2, 1, 4], [1, 2, 4]], [[0, 1, 2]], [4])
+    assert sorted(C.parse(blk)) == [(0, 0, 0), (0, 0, 1)]
+
+
+def limit(match, *args, **kw):
+    with pytest.raises(wadkit.LimitError, match=match) as e:
+        wadkit.rc2.build_collision(*args, **kw)
+    return str(e.value)
+
+
+def test_limits_name_the_octant():
+    rng = np.random.default_rng(2)
+    # 300 distinct vertices inside octant (0, 0, 0)
+    p = np.round(rng.uniform(0.5, 3.5, (300, 3)) * 16) / 16
+    t = np.arange(300).reshape(100, 3)
+    assert "octant (0, 0, 0): more than 255 vertices" in limit("255 vertices", p, t, np.zeros(100))
+    # 256 quads on four corners
+    p = [[1, 1, 1], [2, 1, 1], [2, 2, 1], [1, 2, 1]]
+    q = [[0, 1, 2, 3]] * 256
+    msg = limit("255 quads", p, np.zeros((0, 3)), [], quads=q, quad_tags=np.arange(256) % 256)
+    assert "octant (0, 0, 0)" in msg
+    # 1100 triangles: 4 + 12 + 4400 bytes > 4080
+    msg = limit("4080 bytes", p, [[0, 1, 2]] * 1100, np.zeros(1100))
+    assert "octant (0, 0, 0)" in msg
+    # a vertex 38 m from the centre of an octant the face touches
+    msg = limit("from the octant centre", [[1, 1, 1], [39, 1, 1], [1, 2, 1]], [[0, 1, 2]], [0])
+    assert "octant (0, 0, 0)" in msg and "triangle 0" in msg
+    limit("spans 70.00 m", [[1, 1, 1], [71, 1, 1], [1, 2, 1]], [[0, 1, 2]], [0])
+    limit("131,068 m", [[1, 1, 1], [2e6, 1, 1], [1, 2, 1]], [[0, 1, 2]], [0])
+    limit("131,068 m", [[1, 1, np.nan], [2, 1, 1], [1, 2, 1]], [[0, 1, 2]], [0])
+    with pytest.raises(ValueError, match="vertex 7 of 3"):
+        wadkit.rc2.build_collision(p[:3], [[0, 1, 7]], [0])
+
+
+def test_negative_coordinates_and_the_empty_mesh():
+    blk = wadkit.rc2.build_collision([[-98.5, -3, -7], [-97.5, -3, -7], [-98.5, -2, -7]],
+                                     [[0, 1, 2]], [1])
+    keys = sorted(C.parse(blk))
+    assert keys == [(-25, -1, -2)]
+    c = _core.collision_parse(blk)
+    # corners come back in the order given (the positions in stored order)
+    assert c["positions"][c["triangles"][0]].tolist() == [[-98.5, -3, -7], [-97.5, -3, -7],
+                                                          [-98.5, -2, -7]]
+    empty = wadkit.rc2.build_collision(np.zeros((0, 3)), np.zeros((0, 3)), [])
+    assert C.parse(empty) == {} and len(_core.collision_parse(empty)["triangles"]) == 0
