@@ -12,6 +12,8 @@
     lvl.tfrag_textures  # list of (H, W, 4) uint8 RGBA
     lvl.collision()   # collision mesh: positions, triangles, tag, quads
     lvl.collision_octants()  # the collision octants as stored
+    lvl.sky()         # sky shells, clusters, textures
+    lvl.level_chunks  # chunks 0..2 present: .terrain(lod), .collision()
 """
 from __future__ import annotations
 
@@ -99,17 +101,29 @@ class Level:
         return {k: t[k] for k in ("positions", "triangles", "uv", "color",
                                   "texture", "patch")}
 
+    def _tfrag_texture_count(self) -> int:
+        count = self.core_header["tfrag_textures"][0]
+        if count < 0:   # -1 would switch the texture-index check off
+            raise _format_error(
+                f"tfrag texture count {count} is negative",
+                self.sections["core_index"][0] + 0x30, "RC2 core header")
+        return count
+
     def _tfrags(self, lod: int) -> dict:
         cache = self.__dict__.setdefault("_tfrag_cache", {})
         if lod not in cache:
-            count = self.core_header["tfrag_textures"][0]
-            if count < 0:   # -1 would switch the texture-index check off
-                raise _format_error(
-                    f"tfrag texture count {count} is negative",
-                    self.sections["core_index"][0] + 0x30, "RC2 core header")
-            cache[lod] = _core.tfrag_parse(self.tfrag_block(), lod, count,
+            cache[lod] = _core.tfrag_parse(self.tfrag_block(), lod,
+                                           self._tfrag_texture_count(),
                                            self.core_header["tfrags"])
         return cache[lod]
+
+    @cached_property
+    def level_chunks(self) -> list[LevelChunk]:
+        """The chunk extents present (chunk0..2), each with its own tfrag
+        terrain and collision (LevelChunk); named so as not to be taken for
+        the ENG container's chunks."""
+        return [LevelChunk(self, int(name[5:]), h)
+                for name, h in sorted(self._lvl.chunk_headers.items())]
 
     @property
     def patches(self) -> list[dict]:
@@ -147,6 +161,35 @@ class Level:
             out.append(_core.tfrag_texture(data[px:px + w * h], w, h,
                                            gs[pal:pal + 1024]))
         return out
+
+    def sky_block(self) -> memoryview:
+        """The sky block of core_data: from the sky offset to the collision
+        offset (it has no stored size)."""
+        h = self.core_header
+        return memoryview(self.core_data)[h["sky"]:h["collision"]]
+
+    @cached_property
+    def _sky(self) -> dict:
+        block = self.sky_block()
+        sky = _core.sky_parse(block, self.core_header["sky"])
+        sky["textures"] = [
+            _core.tfrag_texture(block[t["pixels"]:t["pixels"] + t["width"] * t["height"]],
+                                t["width"], t["height"],
+                                block[t["palette"]:t["palette"] + 1024])
+            for t in sky["texture_entries"]]
+        return sky
+
+    def sky(self) -> dict:
+        """The sky (docs/formats/rc2.md, "Sky"): colour (RGBA bytes),
+        clear_screen, maximum_sprite_count, fx (bytes: texture indices),
+        textures (list of (H, W, 4) uint8 RGBA, one per texture entry),
+        texture_entries, the raw header offsets, and shells (at most 8):
+        each {textured, flags, clusters (their headers), positions (V,3)
+        f32, uv (V,2) f32, color (V,4) f32, alpha (V,) i16 and st (V,4) u8
+        as stored, triangles (T,3) u32 (stored order reversed), texture
+        (T,) i32 (-1 = none), cluster (T,) i32}. Untextured shells read the
+        ST record as RGBA (noclip's reading); uv keeps Wrench's."""
+        return self._sky
 
     def collision_block(self) -> memoryview:
         """The collision block of core_data: from the collision offset to
@@ -221,6 +264,76 @@ def build_tfrags(meshes, lod_distance: float = 32.0) -> bytes:
             np.array([len(s) for s in strips], dtype=np.uint32),
             np.ascontiguousarray(m["textures"], dtype=np.int32).ravel()))
     return _core.tfrag_build(packed, lod_distance)
+
+
+class LevelChunk:
+    """Chunk <index> of a level: the extent chunk<index> opens with
+    {s32 tfrags, s32 collision}, offsets of WAD-LZ streams from its start
+    (0 = none); the tfrags and the collision inside read as the level's own
+    (docs/formats/rc2.md, "Chunks"). Textures are the level's tfrag
+    textures."""
+
+    def __init__(self, level: Level, index: int, header: dict):
+        self.level = level
+        self.index = index
+        self.name = f"chunk{index}"
+        self.tfrags_offset = header["tfrags"]
+        self.collision_offset = header["collision"]
+
+    def __repr__(self) -> str:
+        return (f"<LevelChunk {self.index}: tfrags at {self.tfrags_offset:#x}, "
+                f"collision at {self.collision_offset:#x}>")
+
+    @property
+    def has_terrain(self) -> bool:
+        return self.tfrags_offset != 0
+
+    @property
+    def has_collision(self) -> bool:
+        return self.collision_offset != 0
+
+    def _stream(self, part: str) -> bytes:
+        if not (self.has_terrain if part == "tfrags" else self.has_collision):
+            raise KeyError(f"chunk {self.index} has no {part}")
+        return self.level._lvl.decompress(f"{self.name}.{part}", self.level.max_size)
+
+    @cached_property
+    def tfrag_block(self) -> bytes:
+        """The decompressed tfrags block of this chunk."""
+        return self._stream("tfrags")
+
+    @cached_property
+    def collision_block(self) -> bytes:
+        """The decompressed collision block of this chunk."""
+        return self._stream("collision")
+
+    def _tfrags(self, lod: int) -> dict:
+        cache = self.__dict__.setdefault("_tfrag_cache", {})
+        if lod not in cache:
+            cache[lod] = _core.tfrag_parse(self.tfrag_block, lod,
+                                           self.level._tfrag_texture_count())
+        return cache[lod]
+
+    def terrain(self, lod: int = 0) -> dict:
+        """As Level.terrain, for this chunk's tfrags (KeyError if none)."""
+        t = self._tfrags(lod)
+        return {k: t[k] for k in ("positions", "triangles", "uv", "color",
+                                  "texture", "patch")}
+
+    @property
+    def patches(self) -> list[dict]:
+        return self._tfrags(0)["patches"]
+
+    @cached_property
+    def _collision(self) -> dict:
+        return _core.collision_parse(self.collision_block)
+
+    def collision(self) -> dict:
+        """As Level.collision, for this chunk (KeyError if none)."""
+        return _collision_mesh(self._collision)
+
+    def collision_octants(self) -> dict:
+        return self._collision["octants"]
 
 
 def _collision_mesh(parsed: dict) -> dict:
