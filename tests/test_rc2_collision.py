@@ -381,6 +381,9 @@ def test_every_face_in_exactly_the_octants_it_touches(mesh20k):
     assert all(want)                          # no face without an octant
     n_pairs = sum(len(s) for s in want)
     assert n_pairs > len(faces)               # faces repeat per octant
+    # docs/formats/rc2.md quotes these numbers of this mesh
+    assert (len(tris), len(quads), n_pairs, len(C.parse(blk)), len(blk)) == (
+        13625, 6375, 51583, 23124, 1339780)
 
 
 def test_written_collision_reads_back_and_rewrites_identically(mesh20k):

@@ -83,3 +83,12 @@ def test_chunk_header_offsets_checked(write):
     with pytest.raises(wadkit.FormatError, match="outside the chunk extent") as e:
         lvl.level_chunks[0].terrain()
     assert e.value.offset == lvl.extents["chunk0"][0]
+
+
+def test_built_levels_have_an_empty_sky_and_collision():
+    from wadkit.samples import _rc2
+    lvl = wadkit.rc2.from_bytes(_rc2.build())
+    assert lvl.sky()["shells"] == [] and lvl.sky()["textures"] == []
+    c = lvl.collision()
+    assert c["positions"].shape == (0, 3) and c["triangles"].shape == (0, 3)
+    assert len(lvl.terrain()["triangles"]) > 0
