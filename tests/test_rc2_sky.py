@@ -96,8 +96,10 @@ def test_face_indices_in_range():
 def test_face_textures():
     bad = (True, [(TRI, [(0, 0)] * 3, [(0, 1, 2, 2)])])
     fails(S.block([bad], textures=TEXTURES), "texture 2 in a textured shell")
-    bad = (True, [(TRI, [(0, 0)] * 3, [(0, 1, 2, 0xFF)])])
-    fails(S.block([bad], textures=TEXTURES), "texture 255 in a textured")
+    # 0xff (no texture) in a textured shell: Wrench reads it as a face
+    # without material; allowed
+    ok = (True, [(TRI, [(0, 0)] * 3, [(0, 1, 2, 0xFF)])])
+    assert _core.sky_parse(S.block([ok], textures=TEXTURES))["shells"][0]["texture"].tolist() == [-1]
     bad = (False, [(TRI, [(0, 0)] * 3, [(0, 1, 2, 0)])])
     fails(S.block([bad], textures=TEXTURES), "texture 0 in an untextured")
 

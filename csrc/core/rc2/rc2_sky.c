@@ -63,7 +63,7 @@ read_cluster (const guint8 *b, gsize size, gint64 base, gint64 at,
             return FALSE;
           }
       gboolean none = f[3] == 0xff;
-      if (sh->textured ? none || f[3] >= texture_count : !none)
+      if (sh->textured ? !none && f[3] >= texture_count : !none)
         {
           wk_set_error (error, WK_ERROR_FORMAT, base + t + 4 * i + 3,
                         "face %d: texture %u in a%s shell (%d textures)", i,
