@@ -78,8 +78,8 @@ FIELDS = [("header mesh", 0, "<I"), ("header hero groups", 4, "<I"),
 for name, off, fmt in FIELDS:
     old = struct.unpack_from(fmt, COLLISION, off)[0]
     top = (1 << (8 * struct.calcsize(fmt))) - 1
-    for v in sorted({0, 1, old + 1, max(old - 1, 0), top, top >> 1} - {old}):
-        v &= top
+    for v in sorted({v & top for v in (0, 1, old + 1, max(old - 1, 0), top, top >> 1)}
+                    - {old}):
         add("rc2_parts", f"collision {name} = {v:#x}",
             lambda off=off, fmt=fmt, v=v: level(collision=patched(COLLISION, off, fmt, v)),
             Either())
@@ -98,8 +98,8 @@ SKY_FIELDS = [("shell count", 6, "<H"), ("texture count", 0x0C, "<H"),
 for name, off, fmt in SKY_FIELDS:
     old = struct.unpack_from(fmt, SKY, off)[0]
     top = (1 << (8 * struct.calcsize(fmt))) - 1
-    for v in sorted({0, old + 1, max(old - 1, 0), top, top >> 1} - {old}):
-        v &= top
+    for v in sorted({v & top for v in (0, old + 1, max(old - 1, 0), top, top >> 1)}
+                    - {old}):
         add("rc2_parts", f"sky {name} = {v:#x}",
             lambda off=off, fmt=fmt, v=v: level(sky=patched(SKY, off, fmt, v)), Either())
 
@@ -107,7 +107,7 @@ for name, off, fmt in SKY_FIELDS:
 _lvl = wadkit.rc2.from_bytes(GOOD)
 chunk_at = _lvl.extents["chunk1"][0]
 for k, part in ((0, "tfrags"), (4, "collision")):
-    for v in (1, 8, 16, 0x7FF, 0x800, *U32_EXTREMES):
+    for v in sorted({8, 16, 0x7FF, 0x800, *U32_EXTREMES}):
         add("rc2_parts", f"chunk1 {part} offset = {v:#x}",
             with_u32(GOOD, chunk_at + k, v), Either())
 add("rc2_parts", "chunk1 streams cut", lambda: level(chunks={1: CHUNKS[1][:40]}), Either())
