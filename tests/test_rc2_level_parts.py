@@ -104,5 +104,6 @@ def test_info_counts(write, capsys):
     assert cli.main(["info", "--json", path]) == 0
     import json
     counts = json.loads(capsys.readouterr().out)["counts"]
-    assert (counts["collision_faces"], counts["collision_octants"]) == (3, 2)
+    # the second octant repeats the first one's triangle: 2 faces in 2 octants
+    assert (counts["collision_faces"], counts["collision_octants"]) == (2, 2)
     assert (counts["sky_shells"], counts["chunks"]) == (2, 1)
