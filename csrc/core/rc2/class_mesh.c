@@ -49,13 +49,13 @@ wk_class_mesh_fill (const WkClassMesh *m, const WkClassMeshOut *out)
 }
 
 gboolean
-wk_class_span (gsize size, gint64 base, gint64 offset, guint64 count,
-               gsize elem, const char *what, GError **error)
+wk_class_span (gsize size, gint64 base, gint64 field, gint64 offset,
+               guint64 count, gsize elem, const char *what, GError **error)
 {
   if (offset < 0 || (guint64) offset > size
       || (elem && count > ((guint64) size - (guint64) offset) / elem))
     {
-      wk_set_error (error, WK_ERROR_FORMAT, base + MAX (offset, 0),
+      wk_set_error (error, WK_ERROR_FORMAT, base + field,
                     "%s (%" G_GUINT64_FORMAT " × %" G_GSIZE_FORMAT " bytes at "
                     "0x%" G_GINT64_MODIFIER "x) runs past the %" G_GSIZE_FORMAT
                     "-byte class", what, count, elem, offset, size);

@@ -58,9 +58,11 @@ void wk_class_mesh_add_tri (WkClassMesh *m, guint32 a, guint32 b, guint32 c,
 /* Phase 2: copy into the caller's arrays. */
 void wk_class_mesh_fill (const WkClassMesh *m, const WkClassMeshOut *out);
 
-/* FALSE with a FORMAT error naming what unless [offset, offset + count ·
- * elem) lies inside [0, size) (overflow-safe; offset may be negative). */
-gboolean wk_class_span (gsize size, gint64 base, gint64 offset, guint64 count,
-                        gsize elem, const char *what, GError **error);
+/* FALSE with a FORMAT error naming what, at the offset of the field that
+ * declared it (base + field), unless [offset, offset + count · elem) lies
+ * inside [0, size) (overflow-safe; offset may be negative). */
+gboolean wk_class_span (gsize size, gint64 base, gint64 field, gint64 offset,
+                        guint64 count, gsize elem, const char *what,
+                        GError **error);
 
 G_END_DECLS

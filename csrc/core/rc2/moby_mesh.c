@@ -41,7 +41,7 @@ unpacks (const Ctx *x, const guint8 *e, gint64 eabs, Unpack u[3], guint *n,
 {
   gint64 at = wk_le32 (e);
   guint64 len = wk_le16 (e + 4) * 16u;
-  if (!wk_class_span (x->size, x->base, at, len, 1, "VIF list", error))
+  if (!wk_class_span (x->size, x->base, e - x->data, at, len, 1, "VIF list", error))
     return FALSE;
   WkReader r;
   wk_reader_init (&r, x->data + at, len, x->base + at);
@@ -82,16 +82,24 @@ unpacks (const Ctx *x, const guint8 *e, gint64 eabs, Unpack u[3], guint *n,
   return TRUE;
 }
 
+static void
+set_uv (WkMeshVertex *v, const guint8 *sts, guint j)
+{
+  for (int a = 0; a < 2; a++)
+    v->uv[a] = wk_les16 (sts + 4 * j + 2 * a) / WK_RC2_ST_ONE;
+}
+
 /* The packet's vertex table: appends its vertices and duplicates to the
  * mesh and the cache. Returns the packet's vertex count, or -1. */
 static gint
-vertices (Ctx *x, const guint8 *e, gint64 eabs, guint nst, GError **error)
+vertices (Ctx *x, const guint8 *e, gint64 eabs, const Unpack *st, GError **error)
 {
   gint64 at = wk_le32 (e + 8);
   guint64 size = e[12] * 16u;
   guint tvc = e[15];
   gsize hsize = x->format == 2 ? 16 : 32;
-  if (!wk_class_span (x->size, x->base, at, 1, MAX (size, hsize), "vertex table", error))
+  if (!wk_class_span (x->size, x->base, e + 8 - x->data, at, 1, MAX (size, hsize),
+                      "vertex table", error))
     return -1;
   const guint8 *h = x->data + at;
   guint f[8];
@@ -122,6 +130,7 @@ vertices (Ctx *x, const guint8 *e, gint64 eabs, guint nst, GError **error)
                     "vertices at +0x%x", mtc, dupes, vto);
       return -1;
     }
+  guint nst = st->count;
   if (nst < n + dupes)
     {
       wk_set_error (error, WK_ERROR_FORMAT, eabs, "%u texture coordinates for "
@@ -143,6 +152,7 @@ vertices (Ctx *x, const guint8 *e, gint64 eabs, guint nst, GError **error)
       v.normal[1] = cosf (az) * cosf (el);
       v.normal[2] = sinf (el);
       x->cache[idx] = (Slot) { v, TRUE };
+      set_uv (&v, st->p, k);
       g_array_append_val (x->mesh->vertices, v);
     }
   for (guint d = 0; d < dupes; d++)
@@ -155,7 +165,9 @@ vertices (Ctx *x, const guint8 *e, gint64 eabs, guint nst, GError **error)
                         "filled", d, idx);
           return -1;
         }
-      g_array_append_val (x->mesh->vertices, x->cache[idx].v);
+      WkMeshVertex v = x->cache[idx].v;
+      set_uv (&v, st->p, n + d);
+      g_array_append_val (x->mesh->vertices, v);
     }
   return (gint) (n + dupes);
 }
@@ -289,7 +301,7 @@ wk_moby_mesh_parse (const guint8 *data, gsize size, gint64 base, guint lod,
   if (in.has_mesh)
     {
       guint first = lod ? in.packet_count[0] : 0, count = in.packet_count[lod];
-      if (!wk_class_span (size, base, table, (guint64) first + count,
+      if (!wk_class_span (size, base, 0, table, (guint64) first + count,
                           WK_MOBY_PACKET_ENTRY, "packet table", error))
         return NULL;
       g_autofree Slot *cache = g_new0 (Slot, CACHE);
@@ -302,7 +314,7 @@ wk_moby_mesh_parse (const guint8 *data, gsize size, gint64 base, guint lod,
           guint nu, row = mesh->vertices->len;
           gint nv;
           if (!unpacks (&x, e, eabs, u, &nu, error)
-              || (nv = vertices (&x, e, eabs, u[0].count, error)) < 0
+              || (nv = vertices (&x, e, eabs, &u[0], error)) < 0
               || !indices (&x, u, nu, row, (guint) nv, error))
             {
               wk_error_prefix (error, "LOD %u packet %u", lod, i - first);

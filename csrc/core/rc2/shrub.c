@@ -306,9 +306,9 @@ wk_shrub_mesh_parse (const guint8 *data, gsize size, gint64 base,
       return NULL;
     }
   in.packet_count = (guint) packets;
-  if (!wk_class_span (size, base, WK_SHRUB_HEADER, in.packet_count, 8,
+  if (!wk_class_span (size, base, 0x28, WK_SHRUB_HEADER, in.packet_count, 8,
                       "packet table", error)
-      || !wk_class_span (size, base, normals, WK_SHRUB_NORMALS, 8,
+      || !wk_class_span (size, base, 0x2c, normals, WK_SHRUB_NORMALS, 8,
                          "normal table", error))
     return NULL;
   g_autoptr (WkClassMesh) mesh = wk_class_mesh_new (TRUE);
@@ -317,7 +317,8 @@ wk_shrub_mesh_parse (const guint8 *data, gsize size, gint64 base,
     {
       const guint8 *e = data + WK_SHRUB_HEADER + 8 * i;
       gint64 at = wk_les32 (e), len = wk_les32 (e + 4);
-      if (len < 0 || !wk_class_span (size, base, at, (guint64) len, 1, "VIF packet", error)
+      if (len < 0 || !wk_class_span (size, base, WK_SHRUB_HEADER + 8 * i, at, (guint64) len, 1,
+                                        "VIF packet", error)
           || !packet (&x, data + at, (gsize) len, base + at, error))
         {
           if (len < 0)

@@ -220,7 +220,8 @@ packet (Ctx *x, gint64 table, guint j, GError **error)
   gint64 habs = x->base + table + (gint64) j * WK_TIE_PACKET_HEADER;
   gint64 body_at = table + wk_les32 (h);
   guint vert_ofs = h[8] * 16u, vert_size = h[9] * 16u;
-  if (!wk_class_span (x->size, x->base, body_at, 1, BODY_STRIPS, "packet body", error))
+  if (!wk_class_span (x->size, x->base, habs - x->base, body_at, 1, BODY_STRIPS,
+                      "packet body", error))
     return FALSE;
   const guint8 *body = x->data + body_at;
   gint64 body_abs = x->base + body_at;
@@ -243,7 +244,7 @@ packet (Ctx *x, gint64 table, guint j, GError **error)
                     "morphing, %u bytes of vertices", nreg, u[8], nmorph, vert_size);
       return FALSE;
     }
-  if (!wk_class_span (x->size, x->base, body_at + vert_ofs, 1, vert_size,
+  if (!wk_class_span (x->size, x->base, habs + 8 - x->base, body_at + vert_ofs, 1, vert_size,
                       "packet vertices", error))
     return FALSE;
   guint nslots;
@@ -289,7 +290,7 @@ wk_tie_mesh_parse (const guint8 *data, gsize size, gint64 base, guint lod,
       return NULL;
     }
   if (in.texture_count > 16
-      || !wk_class_span (size, base, wk_les32 (data + 0x1c), in.texture_count,
+      || !wk_class_span (size, base, 0x1c, wk_les32 (data + 0x1c), in.texture_count,
                          WK_TIE_AD_GIF, "ad-gif table", error))
     {
       if (in.texture_count > 16)
@@ -298,7 +299,7 @@ wk_tie_mesh_parse (const guint8 *data, gsize size, gint64 base, guint lod,
       return NULL;
     }
   gint64 table = wk_les32 (data + 4 * lod);
-  if (!wk_class_span (size, base, table, in.packet_count[lod],
+  if (!wk_class_span (size, base, 4 * lod, table, in.packet_count[lod],
                       WK_TIE_PACKET_HEADER, "packet table", error))
     {
       wk_error_prefix (error, "LOD %u", lod);
