@@ -221,6 +221,8 @@ def test_shrub_hostile():
     fails(rc2.shrub_mesh, patched(head + 8, "<i", struct.unpack_from("<i", b, head + 8)[0] + 1),
           match="disagrees with the unpacks", at=head)
     fails(rc2.shrub_mesh, patched(head + 12, "<i", 0), match="disagrees", at=head)
+    # the header unpack as V4_8: its payload is a quarter the size
+    fails(rc2.shrub_mesh, patched(at + 12 + 3, "<B", 0x6E), match="unpack")
     # a fourth unpack, and only two
     x = bytearray(b)
     extra = S.unpack(3, 1, bytes(8), 0, 1)

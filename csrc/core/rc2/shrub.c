@@ -110,9 +110,6 @@ collect (const guint8 *list, gsize size, gint64 abs, Unpack u[3], GError **error
 static gboolean
 check_unpacks (const Unpack u[3], gint32 h[4], GError **error)
 {
-  for (int i = 0; i < 4; i++)
-    h[i] = wk_les32 (u[0].p + 4 * i);
-  gint32 textures = h[0], tags = h[1], verts = h[2], vofs = h[3];
   static const char *const names[3] = { "header", "position", "texture coordinate" };
   guint want_vn[3] = { 3, 3, 3 }, want_vl[3] = { 0, 1, 1 };
   for (int i = 0; i < 3; i++)
@@ -123,6 +120,9 @@ check_unpacks (const Unpack u[3], gint32 h[4], GError **error)
                       u[i].vn, u[i].vl, i ? "16" : "32");
         return FALSE;
       }
+  for (int i = 0; i < 4; i++) /* V4_32: at least one quadword */
+    h[i] = wk_les32 (u[0].p + 4 * i);
+  gint32 textures = h[0], tags = h[1], verts = h[2], vofs = h[3];
   if (textures < 0 || tags < 1 || verts < STOP_BEFORE_END
       || (guint64) u[0].count != 1 + (guint64) tags + 4 * (guint64) textures
       || u[0].addr != 0 || (gint64) vofs != (gint64) u[0].count
