@@ -233,7 +233,7 @@ def test_shrub_hostile():
         o, s2 = struct.unpack_from("<ii", x, 0x40 + 8 * i)
         struct.pack_into("<ii", x, 0x40 + 8 * i, o + len(extra), s2)
     struct.pack_into("<i", x, 0x2c, struct.unpack_from("<i", b, 0x2c)[0] + len(extra))
-    fails(rc2.shrub_mesh, bytes(x), match="fourth unpack", at=at + size)
+    fails(rc2.shrub_mesh, bytes(x), match="unpack 4 of a list", at=at + size)
     third = _unpacks(b, at, size)[2][3]
     fails(rc2.shrub_mesh, patched(0x44, "<i", third - at), match="2 unpacks", at=at)
     # the stop bit
@@ -290,17 +290,20 @@ def test_moby_both_lods_match_the_builder(fmt):
 
 
 def test_moby_duplicates_of_small_packets_use_the_last_vertex_indices():
-    # packets of 1..8 own vertices: their cache indices sit 7 vertices late,
-    # the last ones in the last vertex; a second packet duplicates them all
-    for n in range(1, 9):
+    # packets of 1..9 own vertices: their cache indices sit 7 vertices late,
+    # the last ones in the padding and the last vertex; later packets
+    # duplicate them all (a packet of 1 or 2 is where Wrench's reader slips)
+    for n in range(1, 10):
         own = [(10 * i, 5 * i, 1, 0, 0, 200 + 3 * i) for i in range(n)]
-        first = M.Packet(own + [(0, 0, 0, 0, 0, 0)] * 2,
-                         [(1, [n, n + 1] + list(range(n)))])
+        first = M.Packet(own, [(1, [0, 0] + list(range(n)))])
         dup = M.Packet([(7, 7, 7, 0, 0, 50), (8, 8, 8, 0, 0, 51)],
                        [(None, [0, 1] + list(range(2, n + 2)))],
                        dupes=[200 + 3 * i for i in range(n)])
-        c = M.MobyClass(high=[first, dup])
-        same(rc2.moby_mesh(c.bytes()), c.expected())
+        again = M.Packet([(1, 2, 3, 0, 0, 7)], [(None, [0, 1, 2])], dupes=[51, 50])
+        c = M.MobyClass(high=[first, dup, again])
+        m = rc2.moby_mesh(c.bytes())
+        same(m, c.expected())
+        assert m["positions"][-2:].tolist() == (c.expected()["positions"][[n + 1, n]]).tolist()
 
 
 def test_moby_without_a_mesh():

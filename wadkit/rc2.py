@@ -10,6 +10,11 @@
     lvl.terrain(lod=0)  # tfrag terrain as NumPy arrays (see Level.terrain)
     lvl.patches       # per tfrag patch: counts, bounding sphere, flags
     lvl.tfrag_textures  # list of (H, W, 4) uint8 RGBA
+
+    wadkit.rc2.tie_mesh(class_bytes, lod=0)   # one class's mesh (docs:
+    wadkit.rc2.shrub_mesh(class_bytes)        # "Class meshes")
+    wadkit.rc2.moby_mesh(class_bytes, lod=0)
+    wadkit.rc2.class_mesh("tie", cls, lod=0)  # from a core class object
 """
 from __future__ import annotations
 

@@ -1,5 +1,7 @@
 #include "class_mesh.h"
 
+#include <math.h>
+
 WkClassMesh *
 wk_class_mesh_new (gboolean has_normals)
 {
@@ -46,6 +48,34 @@ wk_class_mesh_fill (const WkClassMesh *m, const WkClassMeshOut *out)
     memcpy (out->triangles, m->triangles->data, m->triangles->len * sizeof (guint32));
   if (m->texture->len)
     memcpy (out->texture, m->texture->data, m->texture->len * sizeof (gint32));
+}
+
+gboolean
+wk_class_head (const guint8 *data, gsize size, gint64 base, guint lod,
+               guint lods, gsize header, gsize scale_at, const char *kind,
+               gfloat *scale, GError **error)
+{
+  if (lod >= lods)
+    {
+      wk_set_error (error, WK_ERROR_ARGUMENT, -1, "LOD %u: %s classes have "
+                    "0..%u", lod, kind, lods - 1);
+      return FALSE;
+    }
+  if (size < header)
+    {
+      wk_set_error (error, WK_ERROR_FORMAT, base, "%s class of %" G_GSIZE_FORMAT
+                    " bytes has no 0x%" G_GSIZE_MODIFIER "x-byte header", kind,
+                    size, header);
+      return FALSE;
+    }
+  *scale = wk_lef32 (data + scale_at);
+  if (!(isfinite (*scale) && *scale > 0))
+    {
+      wk_set_error (error, WK_ERROR_FORMAT, base + (gint64) scale_at,
+                    "scale %g", *scale);
+      return FALSE;
+    }
+  return TRUE;
 }
 
 gboolean

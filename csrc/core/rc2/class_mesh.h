@@ -65,4 +65,12 @@ gboolean wk_class_span (gsize size, gint64 base, gint64 field, gint64 offset,
                         guint64 count, gsize elem, const char *what,
                         GError **error);
 
+/* The start every class kind shares: FALSE with an ARGUMENT error unless
+ * lod < lods, with a FORMAT error unless the class holds its header
+ * (header bytes) and the f32 scale at scale_at is a positive finite
+ * number, stored in *scale. kind names it ("tie"). */
+gboolean wk_class_head (const guint8 *data, gsize size, gint64 base,
+                        guint lod, guint lods, gsize header, gsize scale_at,
+                        const char *kind, gfloat *scale, GError **error);
+
 G_END_DECLS

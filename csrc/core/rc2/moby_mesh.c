@@ -29,37 +29,16 @@ typedef struct {
   WkClassMesh *mesh;
 } Ctx;
 
-typedef struct {
-  const guint8 *p;
-  guint count, vn, vl, addr;
-  gint64 abs;             /* the payload */
-} Unpack;
-
 static gboolean
-unpacks (const Ctx *x, const guint8 *e, gint64 eabs, Unpack u[3], guint *n,
+unpacks (const Ctx *x, const guint8 *e, gint64 eabs, WkVifCode u[3], guint *n,
          GError **error)
 {
   gint64 at = wk_le32 (e);
   guint64 len = wk_le16 (e + 4) * 16u;
   if (!wk_class_span (x->size, x->base, e - x->data, at, len, 1, "VIF list", error))
     return FALSE;
-  WkReader r;
-  wk_reader_init (&r, x->data + at, len, x->base + at);
-  *n = 0;
-  while (wk_reader_left (&r) > 0)
-    {
-      WkVifCode c;
-      if (!wk_vif_next (&r, &c, error))
-        return FALSE;
-      if (!c.unpack)
-        continue;
-      if (*n == 3)
-        {
-          wk_set_error (error, WK_ERROR_FORMAT, c.offset, "a fourth unpack");
-          return FALSE;
-        }
-      u[(*n)++] = (Unpack) { c.payload, c.count, c.vn, c.vl, c.addr, c.offset + 4 };
-    }
+  if (!wk_vif_unpacks (x->data + at, len, x->base + at, u, 3, n, error))
+    return FALSE;
   gboolean tex = wk_le16 (e + 6) != 0;
   if (*n != 2u + tex || u[0].vn != 1 || u[0].vl != 1 || u[1].vn != 3
       || u[1].vl != 2 || (tex && (u[2].vn != 3 || u[2].vl != 0 || u[2].count % 4)))
@@ -70,10 +49,10 @@ unpacks (const Ctx *x, const guint8 *e, gint64 eabs, Unpack u[3], guint *n,
                     : "", tex ? "a" : "no");
       return FALSE;
     }
-  const guint8 *ih = u[1].p;
+  const guint8 *ih = u[1].payload;
   if (ih[3] != 0 || (tex && (ih[1] != u[1].count || u[2].addr != u[1].addr + u[1].count)))
     {
-      wk_set_error (error, WK_ERROR_FORMAT, u[1].abs,
+      wk_set_error (error, WK_ERROR_FORMAT, (u[1].offset + 4),
                     "index header {%u, %u, %d, %u}: the pad is not 0 or the "
                     "texture offset is not the index buffer's %u quadwords",
                     ih[0], ih[1], (gint8) ih[2], ih[3], u[1].count);
@@ -92,7 +71,7 @@ set_uv (WkMeshVertex *v, const guint8 *sts, guint j)
 /* The packet's vertex table: appends its vertices and duplicates to the
  * mesh and the cache. Returns the packet's vertex count, or -1. */
 static gint
-vertices (Ctx *x, const guint8 *e, gint64 eabs, const Unpack *st, GError **error)
+vertices (Ctx *x, const guint8 *e, gint64 eabs, const WkVifCode *st, GError **error)
 {
   gint64 at = wk_le32 (e + 8);
   guint64 size = e[12] * 16u;
@@ -152,7 +131,7 @@ vertices (Ctx *x, const guint8 *e, gint64 eabs, const Unpack *st, GError **error
       v.normal[1] = cosf (az) * cosf (el);
       v.normal[2] = sinf (el);
       x->cache[idx] = (Slot) { v, TRUE };
-      set_uv (&v, st->p, k);
+      set_uv (&v, st->payload, k);
       g_array_append_val (x->mesh->vertices, v);
     }
   for (guint d = 0; d < dupes; d++)
@@ -166,7 +145,7 @@ vertices (Ctx *x, const guint8 *e, gint64 eabs, const Unpack *st, GError **error
           return -1;
         }
       WkMeshVertex v = x->cache[idx].v;
-      set_uv (&v, st->p, n + d);
+      set_uv (&v, st->payload, n + d);
       g_array_append_val (x->mesh->vertices, v);
     }
   return (gint) (n + dupes);
@@ -174,19 +153,19 @@ vertices (Ctx *x, const guint8 *e, gint64 eabs, const Unpack *st, GError **error
 
 /* Walk the index buffer of a packet whose vertices start at mesh row base. */
 static gboolean
-indices (Ctx *x, const Unpack u[3], guint nu, guint base, guint nverts,
+indices (Ctx *x, const WkVifCode u[3], guint nu, guint base, guint nverts,
          GError **error)
 {
-  const gint8 *e = (const gint8 *) u[1].p + 4;
+  const gint8 *e = (const gint8 *) u[1].payload + 4;
   guint len = u[1].count * 4 - 4, ntex = nu == 3 ? u[2].count / 4 : 0;
-  gint64 eabs = u[1].abs + 4;
+  gint64 eabs = (u[1].offset + 4) + 4;
   /* Pass 1: the end, where a zero index meets a zero secret index. */
   guint end = len, ad = 0;
   for (guint j = 0; j < len && end == len; j++)
     {
       if (e[j] != 0)
         continue;
-      gint s = ad == 0 ? (gint8) u[1].p[2] : (gint8) u[2].p[16 * (ad - 1) + 0xc];
+      gint s = ad == 0 ? (gint8) u[1].payload[2] : (gint8) u[2].payload[16 * (ad - 1) + 0xc];
       if (s == 0)
         end = j;
       else if (s < 0 || ad == ntex)
@@ -197,10 +176,10 @@ indices (Ctx *x, const Unpack u[3], guint nu, guint base, guint nverts,
         }
       else
         {
-          gint32 t = wk_les32 (u[2].p + TEXTURE_SIZE * ad + 0x20);
+          gint32 t = wk_les32 (u[2].payload + TEXTURE_SIZE * ad + 0x20);
           if (t < -1 || t >= 16)
             {
-              wk_set_error (error, WK_ERROR_FORMAT, u[2].abs + TEXTURE_SIZE * ad + 0x20,
+              wk_set_error (error, WK_ERROR_FORMAT, (u[2].offset + 4) + TEXTURE_SIZE * ad + 0x20,
                             "texture %d (-1 none, or one of 16)", t);
               return FALSE;
             }
@@ -224,8 +203,8 @@ indices (Ctx *x, const Unpack u[3], guint nu, guint base, guint nverts,
       gint r = e[j];
       if (r == 0)
         {
-          r = (ad == 0 ? (gint8) u[1].p[2] : (gint8) u[2].p[16 * (ad - 1) + 0xc]) - 0x80;
-          x->texture = wk_les32 (u[2].p + TEXTURE_SIZE * ad + 0x20);
+          r = (ad == 0 ? (gint8) u[1].payload[2] : (gint8) u[2].payload[16 * (ad - 1) + 0xc]) - 0x80;
+          x->texture = wk_les32 (u[2].payload + TEXTURE_SIZE * ad + 0x20);
           ad++;
         }
       gint v = (r & 0x7f) - 1;
@@ -271,32 +250,18 @@ WkClassMesh *
 wk_moby_mesh_parse (const guint8 *data, gsize size, gint64 base, guint lod,
                     WkMobyInfo *info, GError **error)
 {
-  if (lod > 1)
-    {
-      wk_set_error (error, WK_ERROR_ARGUMENT, -1, "LOD %u: mobys have 0 and 1", lod);
-      return NULL;
-    }
-  if (size < WK_MOBY_HEADER)
-    {
-      wk_set_error (error, WK_ERROR_FORMAT, base, "moby class of %" G_GSIZE_FORMAT
-                    " bytes has no 0x%x-byte header", size, WK_MOBY_HEADER);
-      return NULL;
-    }
   WkMobyInfo in = { 0 };
+  if (!wk_class_head (data, size, base, lod, 2, WK_MOBY_HEADER, 0x24, "moby", &in.scale,
+                      error))
+    return NULL;
   gint64 table = wk_les32 (data);
   for (int i = 0; i < 3; i++)
     in.packet_count[i] = data[4 + i];
   in.joint_count = data[8];
   in.format = data[0x0b] == 0 ? 2 : 1;
-  in.scale = wk_lef32 (data + 0x24);
   for (int i = 0; i < 4; i++)
     in.bsphere[i] = wk_lef32 (data + 0x30 + 4 * i);
   in.has_mesh = table != 0;
-  if (!(isfinite (in.scale) && in.scale > 0))
-    {
-      wk_set_error (error, WK_ERROR_FORMAT, base + 0x24, "scale %g", in.scale);
-      return NULL;
-    }
   g_autoptr (WkClassMesh) mesh = wk_class_mesh_new (TRUE);
   if (in.has_mesh)
     {
@@ -310,7 +275,7 @@ wk_moby_mesh_parse (const guint8 *data, gsize size, gint64 base, guint lod,
         {
           const guint8 *e = data + table + WK_MOBY_PACKET_ENTRY * i;
           gint64 eabs = base + table + WK_MOBY_PACKET_ENTRY * (gint64) i;
-          Unpack u[3];
+          WkVifCode u[3];
           guint nu, row = mesh->vertices->len;
           gint nv;
           if (!unpacks (&x, e, eabs, u, &nu, error)

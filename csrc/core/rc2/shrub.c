@@ -1,7 +1,5 @@
 #include "shrub.h"
 
-#include <math.h>
-
 #include "vif.h"
 
 enum {
@@ -12,12 +10,6 @@ enum {
   STOP_BIT = 0x8000,
   STOP_BEFORE_END = 4,  /* the stop bit sits on the 4th vertex from the end */
 };
-
-typedef struct {
-  const guint8 *p;
-  guint count, addr, vn, vl;
-  gint64 abs;           /* offset of the code word */
-} Unpack;
 
 typedef struct {
   const guint8 *data;
@@ -77,51 +69,22 @@ add_tri (Ctx *x, guint a, guint b, guint c)
     wk_class_mesh_add_tri (x->mesh, a, b, c, x->texture);
 }
 
-static gboolean
-collect (const guint8 *list, gsize size, gint64 abs, Unpack u[3], GError **error)
-{
-  WkReader r;
-  wk_reader_init (&r, list, size, abs);
-  guint n = 0;
-  while (wk_reader_left (&r) > 0)
-    {
-      WkVifCode c;
-      if (!wk_vif_next (&r, &c, error))
-        return FALSE;
-      if (!c.unpack)
-        continue;
-      if (n == 3)
-        {
-          wk_set_error (error, WK_ERROR_FORMAT, c.offset,
-                        "a fourth unpack (a packet has three)");
-          return FALSE;
-        }
-      u[n++] = (Unpack) { c.payload, c.count, c.addr, c.vn, c.vl, c.offset };
-    }
-  if (n != 3)
-    {
-      wk_set_error (error, WK_ERROR_FORMAT, abs, "%u unpacks, a packet has three", n);
-      return FALSE;
-    }
-  return TRUE;
-}
-
 /* Check the three unpacks against the packet header. */
 static gboolean
-check_unpacks (const Unpack u[3], gint32 h[4], GError **error)
+check_unpacks (const WkVifCode u[3], gint32 h[4], GError **error)
 {
   static const char *const names[3] = { "header", "position", "texture coordinate" };
   guint want_vn[3] = { 3, 3, 3 }, want_vl[3] = { 0, 1, 1 };
   for (int i = 0; i < 3; i++)
     if (u[i].vn != want_vn[i] || u[i].vl != want_vl[i])
       {
-        wk_set_error (error, WK_ERROR_FORMAT, u[i].abs,
+        wk_set_error (error, WK_ERROR_FORMAT, u[i].offset,
                       "the %s unpack has vn %u vl %u, not V4_%s", names[i],
                       u[i].vn, u[i].vl, i ? "16" : "32");
         return FALSE;
       }
   for (int i = 0; i < 4; i++) /* V4_32: at least one quadword */
-    h[i] = wk_les32 (u[0].p + 4 * i);
+    h[i] = wk_les32 (u[0].payload + 4 * i);
   gint32 textures = h[0], tags = h[1], verts = h[2], vofs = h[3];
   if (textures < 0 || tags < 1 || verts < STOP_BEFORE_END
       || (guint64) u[0].count != 1 + (guint64) tags + 4 * (guint64) textures
@@ -129,7 +92,7 @@ check_unpacks (const Unpack u[3], gint32 h[4], GError **error)
       || u[1].count != (guint) verts || u[2].count != (guint) verts
       || u[1].addr != (guint) vofs || u[2].addr != (guint) (vofs + verts))
     {
-      wk_set_error (error, WK_ERROR_FORMAT, u[0].abs + 4,
+      wk_set_error (error, WK_ERROR_FORMAT, u[0].offset + 4,
                     "header {%d textures, %d GIF tags, %d vertices at VU 0x%x} "
                     "disagrees with the unpacks: %u quadwords at 0x%x, %u at "
                     "0x%x, %u at 0x%x", textures, tags, verts, (guint32) vofs,
@@ -138,18 +101,18 @@ check_unpacks (const Unpack u[3], gint32 h[4], GError **error)
       return FALSE;
     }
   for (gint32 i = 0; i < verts; i++)
-    if ((wk_le16 (u[2].p + 8 * i + 6) & STOP_BIT) != 0)
+    if ((wk_le16 (u[2].payload + 8 * i + 6) & STOP_BIT) != 0)
       {
         if (i == verts - STOP_BEFORE_END)
           break;
-        wk_set_error (error, WK_ERROR_FORMAT, u[2].abs + 4 + 8 * i + 6,
+        wk_set_error (error, WK_ERROR_FORMAT, u[2].offset + 4 + 8 * i + 6,
                       "vertex %d carries the stop bit, vertex %d of %d should",
                       i, verts - STOP_BEFORE_END, verts);
         return FALSE;
       }
     else if (i == verts - STOP_BEFORE_END)
       {
-        wk_set_error (error, WK_ERROR_FORMAT, u[2].abs + 4 + 8 * i + 6,
+        wk_set_error (error, WK_ERROR_FORMAT, u[2].offset + 4 + 8 * i + 6,
                       "vertex %d of %d lacks the stop bit", i, verts);
         return FALSE;
       }
@@ -159,14 +122,22 @@ check_unpacks (const Unpack u[3], gint32 h[4], GError **error)
 static gboolean
 packet (Ctx *x, const guint8 *list, gsize size, gint64 abs, GError **error)
 {
-  Unpack u[3];
+  WkVifCode u[3];
   gint32 h[4];
-  if (!collect (list, size, abs, u, error) || !check_unpacks (u, h, error))
+  guint nu;
+  if (!wk_vif_unpacks (list, size, abs, u, 3, &nu, error))
+    return FALSE;
+  if (nu != 3)
+    {
+      wk_set_error (error, WK_ERROR_FORMAT, abs, "%u unpacks, a packet has three", nu);
+      return FALSE;
+    }
+  if (!check_unpacks (u, h, error))
     return FALSE;
   guint ntex = (guint) h[0], ntags = (guint) h[1], nv = (guint) h[2];
-  const guint8 *tags = u[0].p + 16, *tex = tags + GIF_TAG_SIZE * ntags;
-  const guint8 *p1 = u[1].p, *p2 = u[2].p;
-  gint64 tags_abs = u[0].abs + 4 + 16, tex_abs = tags_abs + GIF_TAG_SIZE * ntags;
+  const guint8 *tags = u[0].payload + 16, *tex = tags + GIF_TAG_SIZE * ntags;
+  const guint8 *p1 = u[1].payload, *p2 = u[2].payload;
+  gint64 tags_abs = u[0].offset + 4 + 16, tex_abs = tags_abs + GIF_TAG_SIZE * ntags;
   guint next = 0, gi = 0, ti = 0, vi = 0, remaining = 0, k = 0, base = 0;
   gboolean strip = FALSE;
   while (gi < ntags || ti < ntex || vi < nv)
@@ -222,7 +193,7 @@ packet (Ctx *x, const guint8 *list, gsize size, gint64 abs, GError **error)
         {
           if (remaining == 0)
             {
-              wk_set_error (error, WK_ERROR_FORMAT, u[1].abs + 4 + 8 * vi,
+              wk_set_error (error, WK_ERROR_FORMAT, u[1].offset + 4 + 8 * vi,
                             "vertex %u at GS offset %u is outside every GIF tag",
                             vi, next);
               return FALSE;
@@ -230,7 +201,7 @@ packet (Ctx *x, const guint8 *list, gsize size, gint64 abs, GError **error)
           guint n = wk_le16 (p2 + 8 * vi + 6) & 0x7fff;
           if (n >= WK_SHRUB_NORMALS)
             {
-              wk_set_error (error, WK_ERROR_FORMAT, u[2].abs + 4 + 8 * vi + 6,
+              wk_set_error (error, WK_ERROR_FORMAT, u[2].offset + 4 + 8 * vi + 6,
                             "vertex %u names normal %u of %u", vi, n,
                             WK_SHRUB_NORMALS);
               return FALSE;
@@ -251,7 +222,7 @@ packet (Ctx *x, const guint8 *list, gsize size, gint64 abs, GError **error)
           for (guint j = vi; j < nv; j++)
             if (wk_le16 (p1 + 8 * j + 6) != vofs)
               {
-                wk_set_error (error, WK_ERROR_FORMAT, u[1].abs + 4 + 8 * j + 6,
+                wk_set_error (error, WK_ERROR_FORMAT, u[1].offset + 4 + 8 * j + 6,
                               "padding vertex %u at GS offset %u, not %u", j,
                               wk_le16 (p1 + 8 * j + 6), vofs);
                 return FALSE;
@@ -259,7 +230,7 @@ packet (Ctx *x, const guint8 *list, gsize size, gint64 abs, GError **error)
           x->info->padding_vertices += nv - vi;
           break;
         }
-      wk_set_error (error, WK_ERROR_FORMAT, u[0].abs,
+      wk_set_error (error, WK_ERROR_FORMAT, u[0].offset,
                     "the GS walk stalls at offset %u: no GIF tag, texture or "
                     "vertex there (%u of %u tags, %u of %u textures, %u of %u "
                     "vertices done)", next, gi, ntags, ti, ntex, vi, nv);
@@ -279,27 +250,18 @@ WkClassMesh *
 wk_shrub_mesh_parse (const guint8 *data, gsize size, gint64 base,
                      WkShrubInfo *info, GError **error)
 {
-  if (size < WK_SHRUB_HEADER)
-    {
-      wk_set_error (error, WK_ERROR_FORMAT, base, "shrub class of %" G_GSIZE_FORMAT
-                    " bytes has no 0x%x-byte header", size, WK_SHRUB_HEADER);
-      return NULL;
-    }
   WkShrubInfo in = { 0 };
+  if (!wk_class_head (data, size, base, 0, 1, WK_SHRUB_HEADER, 0x20, "shrub", &in.scale,
+                      error))
+    return NULL;
   for (int i = 0; i < 4; i++)
     in.bsphere[i] = wk_lef32 (data + 4 * i);
   in.mip_distance = wk_lef32 (data + 0x10);
   in.mode_bits = wk_le16 (data + 0x14);
   in.billboard_offset = wk_les32 (data + 0x1c);
-  in.scale = wk_lef32 (data + 0x20);
   in.o_class = wk_les16 (data + 0x24);
   gint packets = wk_les16 (data + 0x28);
   gint64 normals = wk_les32 (data + 0x2c);
-  if (!(isfinite (in.scale) && in.scale > 0))
-    {
-      wk_set_error (error, WK_ERROR_FORMAT, base + 0x20, "scale %g", in.scale);
-      return NULL;
-    }
   if (packets < 0)
     {
       wk_set_error (error, WK_ERROR_FORMAT, base + 0x28, "%d packets", packets);

@@ -1,6 +1,5 @@
 #include "tie.h"
 
-#include <math.h>
 #include <stdlib.h>
 
 /* Packet body (docs/formats/rc2.md, "Tie classes"). */
@@ -259,18 +258,9 @@ WkClassMesh *
 wk_tie_mesh_parse (const guint8 *data, gsize size, gint64 base, guint lod,
                    WkTieInfo *info, GError **error)
 {
-  if (lod > 2)
-    {
-      wk_set_error (error, WK_ERROR_ARGUMENT, -1, "LOD %u: ties have 0, 1, 2", lod);
-      return NULL;
-    }
-  if (size < WK_TIE_HEADER)
-    {
-      wk_set_error (error, WK_ERROR_FORMAT, base, "tie class of %" G_GSIZE_FORMAT
-                    " bytes has no 0x%x-byte header", size, WK_TIE_HEADER);
-      return NULL;
-    }
   WkTieInfo in = { 0 };
+  if (!wk_class_head (data, size, base, lod, 3, WK_TIE_HEADER, 0x40, "tie", &in.scale, error))
+    return NULL;
   for (int i = 0; i < 3; i++)
     {
       in.packet_count[i] = data[0x0c + i];
@@ -279,16 +269,10 @@ wk_tie_mesh_parse (const guint8 *data, gsize size, gint64 base, guint lod,
         in.lod_header[i][c] = wk_les16 (data + 0x60 + 8 * i + 2 * c);
     }
   in.texture_count = data[0x0f];
-  in.scale = wk_lef32 (data + 0x40);
   in.o_class = wk_les16 (data + 0x44);
   in.mip_dist = wk_lef32 (data + 0x48);
   for (int i = 0; i < 4; i++)
     in.bsphere[i] = wk_lef32 (data + 0x50 + 4 * i);
-  if (!(isfinite (in.scale) && in.scale > 0))
-    {
-      wk_set_error (error, WK_ERROR_FORMAT, base + 0x40, "scale %g", in.scale);
-      return NULL;
-    }
   if (in.texture_count > 16
       || !wk_class_span (size, base, 0x1c, wk_les32 (data + 0x1c), in.texture_count,
                          WK_TIE_AD_GIF, "ad-gif table", error))
