@@ -459,3 +459,64 @@ def test_class_mesh_for_core_class_objects():
     with pytest.raises(wadkit.FormatError, match="tie class 321") as e:
         rc2.class_mesh("tie", bad)
     assert e.value.offset == 0x1230
+
+
+def test_larger_random_classes_match_their_builders():
+    # many packets with random strips, ad-gif changes, shared and morphing
+    # records (ties); strips, lists and textures over many packets (shrubs);
+    # grids and duplicates across packets (mobys)
+    rnd = random.Random(1616)
+
+    def vert():
+        return tuple(rnd.randrange(-30000, 30000) for _ in range(3)) + \
+            (rnd.randrange(-32768, 32768), rnd.randrange(-32768, 32768))
+
+    lods = []
+    for n_packets in (40, 12, 3):
+        lod = []
+        for _ in range(n_packets):
+            strips, pool = [], [vert() for _ in range(12)]
+            for _ in range(rnd.randint(1, 4)):
+                vs = [rnd.choice(pool) if rnd.random() < 0.3 else vert()
+                      for _ in range(rnd.randint(3, 12))]
+                strips.append(T.Strip(vs, adgif=rnd.randrange(4), winding=rnd.random() < 0.2))
+            # at most 4 ad-gifs in a packet: 1 + 3 changes
+            changes = sum(a.adgif != b.adgif for a, b in zip(strips, strips[1:]))
+            if changes > 3:
+                for s in strips:
+                    s.adgif = strips[0].adgif
+            nrec = sum(len(s.vertices) for s in strips)
+            lod.append(T.Packet(strips, morph={i for i in range(nrec) if rnd.random() < 0.25},
+                                order=rnd.choice(["gs", "reverse"])))
+        lods.append(lod)
+    tie = T.TieClass(lods=lods, textures=4, scale=3.5)
+    b = tie.bytes()
+    for lod in range(3):
+        same(rc2.tie_mesh(b, lod), tie.expected(lod))
+
+    packets = []
+    for _ in range(30):
+        prims = [("texture", rnd.randrange(16))] if rnd.random() < 0.7 or not packets else []
+        for _ in range(rnd.randint(1, 3)):
+            kind = rnd.choice(["strip", "tris"])
+            n = rnd.randint(3, 9) if kind == "strip" else 3 * rnd.randint(1, 3)
+            prims.append((kind, [vert() + (rnd.randrange(24),) for _ in range(n)]))
+            if rnd.random() < 0.3:
+                prims.append(("texture", rnd.randrange(16)))
+        if prims[-1][0] == "texture":
+            prims.pop()
+        packets.append(prims)
+    shrub = S.ShrubClass(packets, scale=2.0)
+    same(rc2.shrub_mesh(shrub.bytes()), shrub.expected())
+
+    high = [M.grid_packet(rnd.randint(1, 5), rnd.randint(1, 4), 16 * i,
+                          texture=rnd.choice([None, rnd.randrange(16)]), z=i)
+            for i in range(20)]
+    for i in range(1, 20, 3):   # duplicates of earlier packets' vertices
+        slots = [v[5] for v in high[i - 1].vertices][:4]
+        high[i].dupes = slots
+        first = len(high[i].vertices)
+        high[i].strips.append((None, [first + k for k in range(len(slots))]))
+    moby = M.MobyClass(high=high, low=high[:2])
+    for lod in (0, 1):
+        same(rc2.moby_mesh(moby.bytes(), lod), moby.expected(lod))
