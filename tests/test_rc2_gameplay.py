@@ -15,58 +15,8 @@ from builders import rc2_gameplay as G
 from builders import rc2_level as R
 
 
-def small_fields():
-    """Three ties of two classes, two shrubs, two mobys, two ambient records."""
-    m = G.placement
-    import random
-    rng = random.Random(5)
-    ties = [dict(class_id=c, draw_distance=50 + i, pad_8=0, occlusion_index=i,
-                 matrix=m(rng, 10), matrix_w=w, directional_lights=i, uid=7 + i,
-                 pad_58=0, pad_5c=0)
-            for i, (c, w) in enumerate(((300, 0.01), (200, 1.0), (300, 0.5)))]
-    shrubs = [dict(class_id=c, draw_distance=12.5, unused_8=0, unused_c=0,
-                   matrix=m(rng, 10), matrix_w=0.01, colour=[i, 128, 255],
-                   unused_5c=0, directional_lights=0, unused_64=0, unused_68=0,
-                   unused_6c=0) for i, c in enumerate((40, 41))]
-    mobys = []
-    for i, (c, rot, scale) in enumerate(((9, (0.0, 0.0, math.pi / 2), 1.0),
-                                         (8, (0.25, -0.5, 1.0), 2.0))):
-        mobys.append(dict(size=0x88, mission=-1, unknown_8=0, unknown_c=0, uid=i,
-                          bolts=10, unknown_18=0, unknown_1c=0, unknown_20=0,
-                          unknown_24=0, class_id=c, scale=scale, draw_distance=100,
-                          update_distance=128, unused_38=32, unused_3c=64,
-                          position=[1.0 + i, 2.0, 3.0], rotation=list(map(G.f32, rot)),
-                          group=-1, is_rooted=0, rooted_distance=0.0, unknown_64=1,
-                          pvar_index=-1, occlusion=0, mode_bits=1,
-                          light_colour=[-1, 0, 0], light=0, unknown_84=-1))
-    settings = dict(background_colour=[1, 2, 3], fog_colour=[-1, 0, 0],
-                    fog_near_distance=1024.0, fog_far_distance=2048.0,
-                    fog_near_intensity=255.0, fog_far_intensity=0.0,
-                    death_height=-50.0, is_spherical_world=1,
-                    sphere_centre=[0.0, 0.0, -2187.0], ship_position=[1.0, 2.0, 3.0],
-                    ship_rotation_z=0.5, ship_path=3, ship_camera_cuboid_start=4,
-                    ship_camera_cuboid_end=5, pad_58=0,
-                    chunk_plane_records=G.chunk_planes([((1.0, 2.0, 3.0), (0.0, 0.0, 1.0)),
-                                                        ((4.0, 5.0, 6.0), (0.0, 1.0, 0.0))]),
-                    core_sounds_count=9)
-    blocks = {"settings": G.settings_block(settings),
-              "tie_classes": G.class_list([300, 200]),
-              "tie_instances": G.instance_block("tie", ties),
-              "shrub_classes": G.class_list([40, 41]),
-              "shrub_instances": G.instance_block("shrub", shrubs),
-              "moby_classes": G.class_list([8, 9, 10]),
-              "moby_instances": G.instance_block("moby", mobys, (0, 3, 0, 0)),
-              "tie_ambient_rgbas": G.ambient_block([(2, b"\x01\x80\x02\x80"),
-                                                    (0, b"\xff\x7f" * 3)]),
-              "cameras": struct.pack("<4i", 0, 0, 0, 0)}
-    return dict(ties=ties, shrubs=shrubs, mobys=mobys, settings=settings, blocks=blocks)
-
-
-SMALL_CLASSES = {"tie": [C.ClassSpec(200, b"T" * 0x50, [0, 1]), C.ClassSpec(300, b"U" * 0x90, [2])],
-                 "shrub": [C.ClassSpec(40, b"S" * 0x30, [1], billboard=(1, 2, 3, 4, 5, 6, 7, 8)),
-                           C.ClassSpec(41, b"s" * 0x20, [])],
-                 "moby": [C.ClassSpec(8, b"M" * 0x70, [0]), C.ClassSpec(9, None, []),
-                          C.ClassSpec(10, b"N" * 0x10, [3, 4])]}
+small_fields = G.sample
+SMALL_CLASSES = C.SAMPLE_CLASSES
 
 
 def small_level(blocks=None, classes=None, order=G.WRENCH_ORDER, **kw):
@@ -369,3 +319,21 @@ def test_truncated_gameplay(cut):
     lvl2 = wadkit.rc2.from_bytes(data)
     with pytest.raises(wadkit.FormatError):
         lvl2.ties, lvl2.shrubs, lvl2.mobys, lvl2.settings
+
+
+def test_stored_fields_tile_each_record():
+    """Every byte of every record belongs to exactly one stored field (the
+    moby matrix is computed, not stored): a writer of these fields loses
+    nothing."""
+    from wadkit import _core
+    layouts = _core.rc2_gameplay_layouts()
+    assert {k: v[0] for k, v in layouts.items()} == {
+        "tie": 0x60, "shrub": 0x70, "moby": 0x88, "settings": 0x5C, "chunk_plane": 0x20}
+    for kind, (size, fields) in layouts.items():
+        cover = np.zeros(size, int)
+        for name, off, typ, n in fields:
+            if typ == "computed":
+                continue
+            width = 4 * (15 if typ == "mat4" else n)    # mat4: w is its own field
+            cover[off:off + width] += 1
+        assert (cover == 1).all(), (kind, np.nonzero(cover != 1))

@@ -97,3 +97,11 @@ def generated_classes(numbers: dict[str, list[int]], seed: int = 16,
             specs.append(ClassSpec(cid, data, tex, billboard=bb))
         out[kind] = specs
     return out
+
+
+# The classes of rc2_gameplay.sample()'s instances (one moby class without data).
+SAMPLE_CLASSES = {"tie": [ClassSpec(200, b"T" * 0x50, [0, 1]), ClassSpec(300, b"U" * 0x90, [2])],
+                  "shrub": [ClassSpec(40, b"S" * 0x30, [1], billboard=(1, 2, 3, 4, 5, 6, 7, 8)),
+                            ClassSpec(41, b"s" * 0x20, [])],
+                  "moby": [ClassSpec(8, b"M" * 0x70, [0]), ClassSpec(9, None, []),
+                           ClassSpec(10, b"N" * 0x10, [3, 4])]}

@@ -270,3 +270,51 @@ def raw_block(rng: random.Random, name: str) -> bytes:
         return struct.pack("<ii", 0, 8)
     return struct.pack("<4i", 0, 0, 0, 0) + bytes(rng.randrange(256)
                                                   for _ in range(rng.choice((0, 16, 40))))
+
+
+def sample() -> dict:
+    """A small gameplay's fields and blocks: three ties of two classes, two
+    shrubs, two mobys, two ambient records, a raw camera block (their
+    classes: rc2_core.SAMPLE_CLASSES)."""
+    m = placement
+    rng = random.Random(5)
+    ties = [dict(class_id=c, draw_distance=50 + i, pad_8=0, occlusion_index=i,
+                 matrix=m(rng, 10), matrix_w=w, directional_lights=i, uid=7 + i,
+                 pad_58=0, pad_5c=0)
+            for i, (c, w) in enumerate(((300, 0.01), (200, 1.0), (300, 0.5)))]
+    shrubs = [dict(class_id=c, draw_distance=12.5, unused_8=0, unused_c=0,
+                   matrix=m(rng, 10), matrix_w=0.01, colour=[i, 128, 255],
+                   unused_5c=0, directional_lights=0, unused_64=0, unused_68=0,
+                   unused_6c=0) for i, c in enumerate((40, 41))]
+    mobys = []
+    for i, (c, rot, scale) in enumerate(((9, (0.0, 0.0, math.pi / 2), 1.0),
+                                         (8, (0.25, -0.5, 1.0), 2.0))):
+        mobys.append(dict(size=0x88, mission=-1, unknown_8=0, unknown_c=0, uid=i,
+                          bolts=10, unknown_18=0, unknown_1c=0, unknown_20=0,
+                          unknown_24=0, class_id=c, scale=scale, draw_distance=100,
+                          update_distance=128, unused_38=32, unused_3c=64,
+                          position=[1.0 + i, 2.0, 3.0], rotation=list(map(f32, rot)),
+                          group=-1, is_rooted=0, rooted_distance=0.0, unknown_64=1,
+                          pvar_index=-1, occlusion=0, mode_bits=1,
+                          light_colour=[-1, 0, 0], light=0, unknown_84=-1))
+    settings = dict(background_colour=[1, 2, 3], fog_colour=[-1, 0, 0],
+                    fog_near_distance=1024.0, fog_far_distance=2048.0,
+                    fog_near_intensity=255.0, fog_far_intensity=0.0,
+                    death_height=-50.0, is_spherical_world=1,
+                    sphere_centre=[0.0, 0.0, -2187.0], ship_position=[1.0, 2.0, 3.0],
+                    ship_rotation_z=0.5, ship_path=3, ship_camera_cuboid_start=4,
+                    ship_camera_cuboid_end=5, pad_58=0,
+                    chunk_plane_records=chunk_planes([((1.0, 2.0, 3.0), (0.0, 0.0, 1.0)),
+                                                        ((4.0, 5.0, 6.0), (0.0, 1.0, 0.0))]),
+                    core_sounds_count=9)
+    blocks = {"settings": settings_block(settings),
+              "tie_classes": class_list([300, 200]),
+              "tie_instances": instance_block("tie", ties),
+              "shrub_classes": class_list([40, 41]),
+              "shrub_instances": instance_block("shrub", shrubs),
+              "moby_classes": class_list([8, 9, 10]),
+              "moby_instances": instance_block("moby", mobys, (0, 3, 0, 0)),
+              "tie_ambient_rgbas": ambient_block([(2, b"\x01\x80\x02\x80"),
+                                                    (0, b"\xff\x7f" * 3)]),
+              "cameras": struct.pack("<4i", 0, 0, 0, 0)}
+    return dict(ties=ties, shrubs=shrubs, mobys=mobys, settings=settings, blocks=blocks)

@@ -31,12 +31,7 @@ PARSERS["rc2_gameplay"] = (
     lambda path: touch(wadkit.rc2.open(path, max_size=MAX)))
 
 
-def _fields():
-    from test_rc2_gameplay import SMALL_CLASSES, small_fields
-    return small_fields(), SMALL_CLASSES
-
-
-FIELDS, CLASSES = _fields()
+FIELDS, CLASSES = G.sample(), C.SAMPLE_CLASSES
 GP = G.layout(FIELDS["blocks"])
 
 
