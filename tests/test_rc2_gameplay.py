@@ -133,6 +133,13 @@ def test_absent_blocks_give_empty_instances():
 def test_generated_level_fields(generated):
     lvl, g, classes, _ = generated
     assert (len(lvl.ties), len(lvl.shrubs), len(lvl.mobys)) == (2000, 2000, 200)
+    # the numbers docs/formats/rc2.md quotes for this level
+    assert len(lvl.gameplay) == 783_416 and len(lvl.tie_ambient["count"]) == 1222
+    sizes = {b.name: b.decoded for b in lvl.gameplay_blocks}
+    assert (sizes["tie_instances"], sizes["shrub_instances"], sizes["moby_instances"]) == (
+        16 + 2000 * 0x60, 16 + 2000 * 0x70, 16 + 200 * 0x88) == (192_016, 224_016, 27_216)
+    assert len(lvl.shrub_classes) == 30 and len(lvl.moby_classes) == 25
+    assert sum(c.offset == 0 for c in lvl.moby_classes) == 3
     assert len(lvl.tie_classes) == 40 and len(np.unique(lvl.ties.class_id)) == 40
     for kind, inst, recs in (("tie", lvl.ties, g["ties"]), ("shrub", lvl.shrubs, g["shrubs"]),
                              ("moby", lvl.mobys, g["mobys"])):
