@@ -180,3 +180,16 @@ def test_info_counts_name_a_broken_gameplay():
     counts = commands.level_counts(wadkit.rc2.from_bytes(data))
     assert counts["tie_classes"] == 0 and "ties" not in counts
     assert any("RC2 gameplay" in e for e in counts["errors"])
+
+
+def test_empty_core_table_refuses_every_instance():
+    """A core tie table of 0 entries: every tie names a missing class (the
+    check over an empty id list read 4 bytes past it once; ASan found it)."""
+    from wadkit import _core
+    f = G.sample()
+    gp = G.layout(f["blocks"])
+    with pytest.raises(wadkit.FormatError, match="class 300 is not in the core's tie"):
+        _core.rc2_gameplay_parse(gp, np.zeros(0, np.int32))
+    with pytest.raises(TypeError, match="int32"):
+        _core.rc2_gameplay_parse(gp, np.zeros(2, np.int64))
+    assert _core.rc2_gameplay_parse(gp, None, None, None)["tie"]["class_id"].tolist() == [300, 200, 300]

@@ -395,7 +395,9 @@ wk_rc2_gameplay_check_classes (const WkRc2Gameplay *gp, WkRc2Kind kind,
                                const gint32 *ids, gsize n, GError **error)
 {
   const WkRc2InstanceLayout *L = &wk_rc2_instance_layouts[kind];
-  g_autofree gint32 *sorted = g_memdup2 (ids, MAX (n, 1) * sizeof *ids);
+  g_autofree gint32 *sorted = g_new (gint32, MAX (n, 1));
+  if (n > 0)
+    memcpy (sorted, ids, n * sizeof *ids);
   qsort (sorted, n, sizeof *sorted, cmp_i32);
   const WkRc2Block *b = &gp->blocks[L->instance_slot / 4];
   for (guint i = 0; i < gp->inst[kind].count; i++)
