@@ -154,6 +154,24 @@ def rc2_build_seeds() -> dict[str, bytes]:
             "ramp": bytes(range(256)) * 3}
 
 
+def rc2_gameplay_seeds() -> dict[str, bytes]:
+    from builders import rc2_gameplay as G
+    g = G.generated(seed=3, tie_classes=3, ties=6, shrub_classes=2, shrubs=4,
+                    moby_classes=4, mobys=3)
+    return {"small": G.layout(G.sample()["blocks"]), "generated": g["gameplay"],
+            "header_only": G.layout({})}
+
+
+def rc2_classes_seeds() -> dict[str, bytes]:
+    from builders import rc2_core as RC
+    core, fields, tables, _ = RC.with_classes(R.core_plain(), RC.SAMPLE_CLASSES,
+                                              {"moby": 5, "tie": 3, "shrub": 2})
+    for name, off in R.CORE_OFFSETS.items():
+        fields[off] = R.REGIONS[name]
+    fields[0x8C] = len(core)
+    return {"small": R.core_header(fields) + bytes(0x44) + tables}
+
+
 def rc2_class_mesh_seeds() -> dict[str, bytes]:
     """Byte 0: kind (% 3: tie, shrub, moby) + 3 * LOD; then the class."""
     tie, shrub = TI.sample_class().bytes(), SH.sample_class().bytes()
@@ -165,6 +183,8 @@ def rc2_class_mesh_seeds() -> dict[str, bytes]:
 
 SEEDS = {
     "rc2_class_mesh": rc2_class_mesh_seeds,
+    "rc2_gameplay": rc2_gameplay_seeds,
+    "rc2_classes": rc2_classes_seeds,
     "rc2_build": rc2_build_seeds,
     "rc2_tfrag_build": rc2_tfrag_build_seeds,
     "lz": lz_seeds,

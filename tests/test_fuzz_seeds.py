@@ -43,6 +43,8 @@ ACCEPT = {
     "lz": lz.decompress,
     "rc2_level": lambda d: wadkit.rc2.from_bytes(d).core_data,
     "rc2_tfrag": lambda d: _core.tfrag_parse(d, 0, 4),
+    "rc2_gameplay": lambda d: _core.rc2_gameplay_parse(d),
+    "rc2_classes": lambda d: _core.rc2_classes_parse(d),
     "rc2_class_mesh": parse_class_mesh,
     "rc2_tfrag_build": None,   # writer harnesses: any bytes are meshes/parts
     "rc2_build": None,

@@ -520,3 +520,29 @@ def test_larger_random_classes_match_their_builders():
     moby = M.MobyClass(high=high, low=high[:2])
     for lod in (0, 1):
         same(rc2.moby_mesh(moby.bytes(), lod), moby.expected(lod))
+
+
+def test_level_class_objects_decode_their_meshes():
+    from builders import rc2_core as RC
+    from builders import rc2_gameplay as G
+    from builders import rc2_level as R
+    tie, shrub, moby = T.sample_class(), S.sample_class(), M.sample_class()
+    broken = T.sample_class()
+    broken.q = 7
+    classes = {"tie": [RC.ClassSpec(1234, tie.bytes(), [3, 4]),
+                       RC.ClassSpec(55, broken.bytes(), [1])],
+               "shrub": [RC.ClassSpec(777, shrub.bytes(), [0] * 8)],
+               "moby": [RC.ClassSpec(9, moby.bytes(), [2] * 6), RC.ClassSpec(10, None)]}
+    data, where = R.whole_level(G.layout({}), classes, compress=R.stored)
+    lvl = rc2.from_bytes(data)
+    for lod in range(3):
+        same(lvl.tie_classes[0].mesh(lod=lod), tie.expected(lod))
+    same(lvl.shrub_classes[0].mesh(), shrub.expected())
+    same(lvl.moby_classes.by_id(9).mesh(lod=1), moby.expected(1))
+    assert lvl.moby_classes.by_id(10).mesh() is None
+    with pytest.raises(wadkit.FormatError, match="tie class 55") as e:
+        lvl.tie_classes[1].mesh()
+    # the offset is in core_data: the broken class's first vertex record
+    start = where["class_offsets"]["tie"][1]
+    _, _, verts = _tie_packet0(broken.bytes())
+    assert e.value.offset == start + verts

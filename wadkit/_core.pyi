@@ -183,3 +183,12 @@ def tfrag_build(meshes: Sequence[tuple[NDArray[np.float32], NDArray[np.float32],
                                       NDArray[np.uint32], NDArray[np.int32]]],
                 lod_distance: float = 32.0, /) -> bytes:
     """Packed meshes → a tfrags block (read back before it is returned)."""
+def rc2_gameplay_parse(gameplay: Buffer, tie_ids: Buffer | None = None,
+                       shrub_ids: Buffer | None = None,
+                       moby_ids: Buffer | None = None) -> dict[str, Any]:
+    """A decompressed RC2 gameplay → blocks, settings, class lists, instances
+    (dicts of arrays); *_ids (int32): the core class numbers to check against."""
+def rc2_classes_parse(core_index: Buffer, base: int = 0) -> dict[str, dict[str, Any]]:
+    """The core moby / tie / shrub class tables → {kind: dict of arrays}."""
+def rc2_gameplay_layouts() -> dict[str, tuple[int, tuple[tuple[str, int, str, int], ...]]]:
+    """{kind: (record size, ((field, offset, type, components), ...))}."""

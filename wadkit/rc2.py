@@ -10,6 +10,10 @@
     lvl.terrain(lod=0)  # tfrag terrain as NumPy arrays (see Level.terrain)
     lvl.patches       # per tfrag patch: counts, bounding sphere, flags
     lvl.tfrag_textures  # list of (H, W, 4) uint8 RGBA
+    lvl.settings      # level settings (fog, background, death height, chunk planes)
+    lvl.ties, lvl.shrubs, lvl.mobys   # instances: NumPy arrays per field
+    lvl.tie_classes, lvl.shrub_classes, lvl.moby_classes  # core class tables
+    lvl.gameplay_blocks  # the 39 gameplay blocks: offsets, sizes, bytes
 
     wadkit.rc2.tie_mesh(class_bytes, lod=0)   # one class's mesh (docs:
     wadkit.rc2.shrub_mesh(class_bytes)        # "Class meshes")
@@ -22,6 +26,7 @@ import os
 from functools import cached_property
 
 from . import _core
+from . import _rc2_gameplay as _gp
 from ._core import FormatError
 from .lz import DEFAULT_MAX_SIZE
 
@@ -150,6 +155,94 @@ class Level:
             out.append(_core.tfrag_texture(data[px:px + w * h], w, h,
                                            gs[pal:pal + 1024]))
         return out
+
+    # ---- gameplay and core class tables (docs/formats/rc2.md) ----------
+
+    @cached_property
+    def _classes(self) -> dict:
+        return _core.rc2_classes_parse(self.core_index, self.sections["core_index"][0])
+
+    @cached_property
+    def tie_classes(self) -> _gp.ClassTable:
+        """The core tie class table: Rc2Class objects (id, offset, size,
+        textures, data = the class's bytes in core_data)."""
+        return _gp.class_table("tie", self._classes["tie"], self)
+
+    @cached_property
+    def shrub_classes(self) -> _gp.ClassTable:
+        """The core shrub class table (Rc2Class objects, with billboard)."""
+        return _gp.class_table("shrub", self._classes["shrub"], self)
+
+    @cached_property
+    def moby_classes(self) -> _gp.ClassTable:
+        """The core moby class table (Rc2Class objects; offset 0 = no data)."""
+        return _gp.class_table("moby", self._classes["moby"], self)
+
+    @cached_property
+    def _gameplay(self) -> dict:
+        c = self._classes
+        return _core.rc2_gameplay_parse(self.gameplay, c["tie"]["id"],
+                                        c["shrub"]["id"], c["moby"]["id"])
+
+    @cached_property
+    def gameplay_blocks(self) -> tuple:
+        """The 39 gameplay header slots in header order (GameplayBlock: name,
+        slot, offset, size, decoded, data, tail); absent ones have offset 0."""
+        return _gp.blocks(self._gameplay, self.gameplay)
+
+    @property
+    def settings(self) -> dict | None:
+        """The level settings block (None if absent): background_colour,
+        fog_colour (s32 r, g, b), fog distances and intensities, death_height,
+        sphere and ship fields, chunk_plane_records (as stored) of which the
+        first chunk_plane_count are planes, core_sounds_count."""
+        return self._gameplay["settings"]
+
+    def _instances(self, kind: str) -> _gp.Instances:
+        block = next(b for b in self.gameplay_blocks if b.name == f"{kind}_instances")
+        return _gp.Instances(kind, self._gameplay[kind], block,
+                             _core.rc2_gameplay_layouts()[kind][1])
+
+    @cached_property
+    def ties(self) -> _gp.Instances:
+        """Tie instances (class_id, matrix (n,4,4), matrix_w, ...,
+        ambient_record: index into tie_ambient or -1)."""
+        return self._instances("tie")
+
+    @cached_property
+    def shrubs(self) -> _gp.Instances:
+        """Shrub instances (class_id, matrix, matrix_w, colour (n,3), ...)."""
+        return self._instances("shrub")
+
+    @cached_property
+    def mobys(self) -> _gp.Instances:
+        """Moby instances (class_id, position, rotation, scale, matrix
+        computed from them, and every other field of the 0x88-byte record)."""
+        return self._instances("moby")
+
+    @property
+    def class_lists(self) -> dict:
+        """The gameplay's class lists {"tie", "shrub", "moby": int32 array or
+        None when absent}; tie and shrub lists are checked to be the
+        instances' distinct classes in order of first appearance."""
+        return self._gameplay["class_lists"]
+
+    @property
+    def tie_ambient(self) -> dict | None:
+        """The tie ambient RGBA records in stored order: instance, count
+        (16-bit words), offset (of the data in the gameplay); None if the
+        level has no such block."""
+        return self._gameplay["tie_ambient"]
+
+    def tie_ambient_colours(self, tie: int):
+        """Tie instance `tie`'s ambient RGBA words (uint16 array, not
+        decoded further), or None when it has none."""
+        import numpy as np
+        rec = int(self.ties.ambient_record[tie])
+        if rec < 0:
+            return None
+        a = self.tie_ambient
+        return np.frombuffer(self.gameplay, "<u2", int(a["count"][rec]), int(a["offset"][rec]))
 
     def info(self) -> dict:
         """What `wadkit info` shows, as plain data (nothing decompressed)."""
