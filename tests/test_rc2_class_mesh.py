@@ -466,60 +466,41 @@ def test_larger_random_classes_match_their_builders():
     # records (ties); strips, lists and textures over many packets (shrubs);
     # grids and duplicates across packets (mobys)
     rnd = random.Random(1616)
-
-    def vert():
-        return tuple(rnd.randrange(-30000, 30000) for _ in range(3)) + \
-            (rnd.randrange(-32768, 32768), rnd.randrange(-32768, 32768))
-
-    lods = []
-    for n_packets in (40, 12, 3):
-        lod = []
-        for _ in range(n_packets):
-            strips, pool = [], [vert() for _ in range(12)]
-            for _ in range(rnd.randint(1, 4)):
-                vs = [rnd.choice(pool) if rnd.random() < 0.3 else vert()
-                      for _ in range(rnd.randint(3, 12))]
-                strips.append(T.Strip(vs, adgif=rnd.randrange(4), winding=rnd.random() < 0.2))
-            # at most 4 ad-gifs in a packet: 1 + 3 changes
-            changes = sum(a.adgif != b.adgif for a, b in zip(strips, strips[1:]))
-            if changes > 3:
-                for s in strips:
-                    s.adgif = strips[0].adgif
-            nrec = sum(len(s.vertices) for s in strips)
-            lod.append(T.Packet(strips, morph={i for i in range(nrec) if rnd.random() < 0.25},
-                                order=rnd.choice(["gs", "reverse"])))
-        lods.append(lod)
-    tie = T.TieClass(lods=lods, textures=4, scale=3.5)
+    tie = T.random_class(rnd, packets=(40, 12, 3))
     b = tie.bytes()
     for lod in range(3):
         same(rc2.tie_mesh(b, lod), tie.expected(lod))
-
-    packets = []
-    for _ in range(30):
-        prims = [("texture", rnd.randrange(16))] if rnd.random() < 0.7 or not packets else []
-        for _ in range(rnd.randint(1, 3)):
-            kind = rnd.choice(["strip", "tris"])
-            n = rnd.randint(3, 9) if kind == "strip" else 3 * rnd.randint(1, 3)
-            prims.append((kind, [vert() + (rnd.randrange(24),) for _ in range(n)]))
-            if rnd.random() < 0.3:
-                prims.append(("texture", rnd.randrange(16)))
-        if prims[-1][0] == "texture":
-            prims.pop()
-        packets.append(prims)
-    shrub = S.ShrubClass(packets, scale=2.0)
+    shrub = S.random_class(rnd, packets=30)
     same(rc2.shrub_mesh(shrub.bytes()), shrub.expected())
-
-    high = [M.grid_packet(rnd.randint(1, 5), rnd.randint(1, 4), 16 * i,
-                          texture=rnd.choice([None, rnd.randrange(16)]), z=i)
-            for i in range(20)]
-    for i in range(1, 20, 3):   # duplicates of earlier packets' vertices
-        slots = [v[5] for v in high[i - 1].vertices][:4]
-        high[i].dupes = slots
-        first = len(high[i].vertices)
-        high[i].strips.append((None, [first + k for k in range(len(slots))]))
-    moby = M.MobyClass(high=high, low=high[:2])
+    moby = M.random_class(rnd, packets=20)
     for lod in (0, 1):
         same(rc2.moby_mesh(moby.bytes(), lod), moby.expected(lod))
+
+
+def test_a_level_of_many_classes():
+    # 40 tie, 30 shrub and 25 moby classes (3 without data) in one level,
+    # every mesh decoded through the class objects; the triangle totals are
+    # the builders' own
+    from builders import rc2_core as RC
+    from builders import rc2_gameplay as G
+    from builders import rc2_level as R
+    rnd = random.Random(40)
+    ties = [T.random_class(rnd, o_class=1000 + i) for i in range(40)]
+    shrubs = [S.random_class(rnd, o_class=2000 + i) for i in range(30)]
+    mobys = [None if i % 9 == 4 else M.random_class(rnd) for i in range(25)]
+    classes = {"tie": [RC.ClassSpec(c.o_class, c.bytes(), [0, 1, 2, 3]) for c in ties],
+               "shrub": [RC.ClassSpec(c.o_class, c.bytes(), list(range(16))) for c in shrubs],
+               "moby": [RC.ClassSpec(i, None if c is None else c.bytes(), [1])
+                        for i, c in enumerate(mobys)]}
+    lvl = rc2.from_bytes(R.whole_level(G.layout({}), classes, compress=R.stored)[0])
+    got = sum(len(c.mesh(lod)["triangles"]) for c in lvl.tie_classes for lod in range(3))
+    assert got == sum(len(c.expected(lod)["triangles"]) for c in ties for lod in range(3))
+    got = sum(len(c.mesh()["triangles"]) for c in lvl.shrub_classes)
+    assert got == sum(len(c.expected()["triangles"]) for c in shrubs)
+    meshes = [c.mesh() for c in lvl.moby_classes]
+    assert [m is None for m in meshes] == [c is None for c in mobys]
+    assert sum(len(m["triangles"]) for m in meshes if m) == \
+        sum(len(c.expected()["triangles"]) for c in mobys if c)
 
 
 def test_level_class_objects_decode_their_meshes():

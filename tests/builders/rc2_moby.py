@@ -245,3 +245,17 @@ def sample_class(fmt: int = 2) -> MobyClass:
     low = Packet(vertices=[(0, 0, 0, 0, 0, 1), (99, 0, 0, 0, 0, 2), (0, 99, 0, 0, 0, 3)],
                  strips=[(None, [0, 1, 2])], transfers=0)
     return MobyClass(high=[a, b], low=[low], format=fmt)
+
+
+def random_class(rnd, packets: int = 6) -> MobyClass:
+    """Grid packets with random sizes and textures; every third packet
+    also draws duplicates of the packet before. rnd: a random.Random."""
+    high = [grid_packet(rnd.randint(1, 5), rnd.randint(1, 4), 16 * i,
+                        texture=rnd.choice([None, rnd.randrange(16)]), z=i)
+            for i in range(packets)]
+    for i in range(1, packets, 3):
+        slots = [v[5] for v in high[i - 1].vertices][:4]
+        high[i].dupes = slots
+        first = len(high[i].vertices)
+        high[i].strips.append((None, [first + k for k in range(len(slots))]))
+    return MobyClass(high=high, low=high[:2], scale=rnd.uniform(0.1, 8))

@@ -188,3 +188,24 @@ def sample_class() -> ShrubClass:
         [("strip", small)],
         [("texture", 7), ("strip", rep)],
     ])
+
+
+def random_class(rnd, packets: int = 8, o_class: int = 1) -> ShrubClass:
+    """Random strips and triangle lists over packets, textures set now and
+    then (always in the first packet). rnd: a random.Random."""
+    def vert():
+        return tuple(rnd.randrange(-30000, 30000) for _ in range(3)) + \
+            (rnd.randrange(-32768, 32768), rnd.randrange(-32768, 32768), rnd.randrange(NORMALS))
+    out = []
+    for _ in range(packets):
+        prims = [("texture", rnd.randrange(16))] if rnd.random() < 0.7 or not out else []
+        for _ in range(rnd.randint(1, 3)):
+            kind = rnd.choice(["strip", "tris"])
+            n = rnd.randint(3, 9) if kind == "strip" else 3 * rnd.randint(1, 3)
+            prims.append((kind, [vert() for _ in range(n)]))
+            if rnd.random() < 0.3:
+                prims.append(("texture", rnd.randrange(16)))
+        if prims[-1][0] == "texture":
+            prims.pop()
+        out.append(prims)
+    return ShrubClass(out, scale=rnd.uniform(0.1, 8), o_class=o_class)

@@ -211,3 +211,29 @@ def sample_class() -> TieClass:
                           [Packet(grid_strips(1, 2, adgif=1))],
                           [Packet([Strip([(0, 0, 0, 0, 0), (64, 0, 0, 1, 1),
                                           (0, 64, 0, 2, 2)])])]])
+
+
+def random_class(rnd, packets=(6, 3, 1), o_class: int = 1) -> TieClass:
+    """A class of random strips: shared vertices, ad-gif changes (at most
+    3 per packet), morphing records, both record orders, wound-backwards
+    strips. rnd: a random.Random."""
+    def vert():
+        return tuple(rnd.randrange(-30000, 30000) for _ in range(3)) + \
+            (rnd.randrange(-32768, 32768), rnd.randrange(-32768, 32768))
+    lods = []
+    for n in packets:
+        lod = []
+        for _ in range(n):
+            strips, pool = [], [vert() for _ in range(12)]
+            for _ in range(rnd.randint(1, 4)):
+                vs = [rnd.choice(pool) if rnd.random() < 0.3 else vert()
+                      for _ in range(rnd.randint(3, 12))]
+                strips.append(Strip(vs, adgif=rnd.randrange(4), winding=rnd.random() < 0.2))
+            if sum(a.adgif != b.adgif for a, b in zip(strips, strips[1:])) > 3:
+                for s in strips:
+                    s.adgif = strips[0].adgif
+            nrec = sum(len(s.vertices) for s in strips)
+            lod.append(Packet(strips, morph={i for i in range(nrec) if rnd.random() < 0.25},
+                              order=rnd.choice(["gs", "reverse"])))
+        lods.append(lod)
+    return TieClass(lods=lods, textures=4, scale=rnd.uniform(0.1, 8), o_class=o_class)
