@@ -170,6 +170,14 @@ def tfrag_parse(block: Buffer, lod: int = 0, texture_count: int = -1,
 def tfrag_texture(pixels: Buffer, width: int, height: int, palette: Buffer,
                   /) -> NDArray[np.uint8]:
     """8-bit pixels + a 256-entry CLUT-ordered palette → (H, W, 4) RGBA."""
+def tie_mesh(data: Buffer, lod: int = 0, offset: int = 0,
+             class_id: int = -1) -> dict[str, Any]:
+    """A tie class → dict of arrays (positions, triangles, uv, texture) + header facts."""
+def shrub_mesh(data: Buffer, offset: int = 0, class_id: int = -1) -> dict[str, Any]:
+    """A shrub class → dict of arrays (positions, triangles, uv, normals, texture)."""
+def moby_mesh(data: Buffer, lod: int = 0, offset: int = 0,
+              class_id: int = -1) -> dict[str, Any]:
+    """A moby class → dict of arrays of one LOD's bind-pose mesh (0 high, 1 low)."""
 def tfrag_build(meshes: Sequence[tuple[NDArray[np.float32], NDArray[np.float32],
                                       NDArray[np.float32], NDArray[np.uint32],
                                       NDArray[np.uint32], NDArray[np.int32]]],

@@ -14,6 +14,11 @@
     lvl.ties, lvl.shrubs, lvl.mobys   # instances: NumPy arrays per field
     lvl.tie_classes, lvl.shrub_classes, lvl.moby_classes  # core class tables
     lvl.gameplay_blocks  # the 39 gameplay blocks: offsets, sizes, bytes
+
+    wadkit.rc2.tie_mesh(class_bytes, lod=0)   # one class's mesh (docs:
+    wadkit.rc2.shrub_mesh(class_bytes)        # "Class meshes")
+    wadkit.rc2.moby_mesh(class_bytes, lod=0)
+    wadkit.rc2.class_mesh("tie", cls, lod=0)  # from a core class object
 """
 from __future__ import annotations
 
@@ -278,6 +283,50 @@ def build_tfrags(meshes, lod_distance: float = 32.0) -> bytes:
             np.array([len(s) for s in strips], dtype=np.uint32),
             np.ascontiguousarray(m["textures"], dtype=np.int32).ravel()))
     return _core.tfrag_build(packed, lod_distance)
+
+
+def tie_mesh(data, lod: int = 0, offset: int = 0, class_id: int = -1) -> dict:
+    """Decode LOD lod (0 finest .. 2) of one tie class (its bytes, e.g. the
+    class's slice of core_data; offset = where they start there, for
+    errors; class_id names it in errors, else the header's o_class).
+    positions (V,3) f32, game space (Z up), the class scale applied; uv
+    (V,2) f32; triangles (T,3) u32; texture (T,) i32, an index into the
+    class's 16 textures; plus header facts (o_class, scale, bsphere,
+    lod_distances, packet_counts, lod_headers, strips, ...). No normals or
+    vertex colours (docs/formats/rc2.md, "Tie classes"). FormatError when
+    the class breaks an invariant (GS walk, q = 4096, counts)."""
+    return _core.tie_mesh(data, lod, offset, class_id)
+
+
+def shrub_mesh(data, offset: int = 0, class_id: int = -1) -> dict:
+    """Decode one shrub class: positions, uv, normals (V,3) f32 unit
+    vectors, triangles, texture (as tie_mesh) plus header facts."""
+    return _core.shrub_mesh(data, offset, class_id)
+
+
+def moby_mesh(data, lod: int = 0, offset: int = 0, class_id: int = -1) -> dict:
+    """Decode the mesh of one moby class LOD (0 high, 1 low) in its bind
+    pose: positions, uv, normals, triangles, texture (-1 = none) plus
+    scale, bsphere, joint_count, packet_counts, format, has_mesh. Metal
+    packets and bangles are not decoded."""
+    return _core.moby_mesh(data, lod, offset, class_id)
+
+
+_CLASS_MESH = {"tie": tie_mesh, "shrub": shrub_mesh, "moby": moby_mesh}
+
+
+def class_mesh(kind: str, cls, lod: int = 0) -> dict:
+    """The mesh of a core class object (kind 'tie', 'shrub' or 'moby'):
+    decodes cls.data, naming cls.id in errors; cls.offset (where the bytes
+    start in core_data) when the object has one. Meant as the body of the
+    class objects' mesh(lod) method."""
+    decode = _CLASS_MESH[kind]
+    offset = getattr(cls, "offset", 0)
+    if kind == "shrub":
+        if lod != 0:
+            raise ValueError(f"shrub classes have one LOD, not {lod}")
+        return decode(cls.data, offset, cls.id)
+    return decode(cls.data, lod, offset, cls.id)
 
 
 def open(path: str | os.PathLike, max_size: int = DEFAULT_MAX_SIZE) -> Level:
