@@ -173,6 +173,14 @@ def tfrag_parse(block: Buffer, lod: int = 0, texture_count: int = -1,
 def tfrag_texture(pixels: Buffer, width: int, height: int, palette: Buffer,
                   /) -> NDArray[np.uint8]:
     """8-bit pixels + a 256-entry CLUT-ordered palette → (H, W, 4) RGBA."""
+def tie_mesh(data: Buffer, lod: int = 0, offset: int = 0,
+             class_id: int = -1) -> dict[str, Any]:
+    """A tie class → dict of arrays (positions, triangles, uv, texture) + header facts."""
+def shrub_mesh(data: Buffer, offset: int = 0, class_id: int = -1) -> dict[str, Any]:
+    """A shrub class → dict of arrays (positions, triangles, uv, normals, texture)."""
+def moby_mesh(data: Buffer, lod: int = 0, offset: int = 0,
+              class_id: int = -1) -> dict[str, Any]:
+    """A moby class → dict of arrays of one LOD's bind-pose mesh (0 high, 1 low)."""
 def tfrag_build(meshes: Sequence[tuple[NDArray[np.float32], NDArray[np.float32],
                                       NDArray[np.float32], NDArray[np.uint32],
                                       NDArray[np.uint32], NDArray[np.int32]]],
@@ -190,3 +198,12 @@ def collision_build_octants(mesh_offset: int, z_node: tuple[int, int],
     """Octants as stored → a collision block in the canonical layout."""
 def sky_parse(block: Buffer, base: int = 0) -> dict[str, Any]:
     """A sky block → header, texture entries and shells of arrays."""
+def rc2_gameplay_parse(gameplay: Buffer, tie_ids: Buffer | None = None,
+                       shrub_ids: Buffer | None = None,
+                       moby_ids: Buffer | None = None) -> dict[str, Any]:
+    """A decompressed RC2 gameplay → blocks, settings, class lists, instances
+    (dicts of arrays); *_ids (int32): the core class numbers to check against."""
+def rc2_classes_parse(core_index: Buffer, base: int = 0) -> dict[str, dict[str, Any]]:
+    """The core moby / tie / shrub class tables → {kind: dict of arrays}."""
+def rc2_gameplay_layouts() -> dict[str, tuple[int, tuple[tuple[str, int, str, int], ...]]]:
+    """{kind: (record size, ((field, offset, type, components), ...))}."""

@@ -117,6 +117,10 @@ def level_counts(lvl) -> dict:
         parts.append(_rc2_counts)
     if _has(lvl, "collision_octants"):
         parts += [_rc2_collision_counts, _rc2_sky_counts]
+    if _has(lvl, "tie_classes"):
+        parts.append(lambda x: {f"{k}_classes": len(getattr(x, f"{k}_classes"))
+                                for k in ("tie", "shrub", "moby")})
+        parts.append(lambda x: {k: len(getattr(x, k)) for k in ("ties", "shrubs", "mobys")})
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", WadWarning)
         for part in parts:

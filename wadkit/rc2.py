@@ -14,6 +14,15 @@
     lvl.collision_octants()  # the collision octants as stored
     lvl.sky()         # sky shells, clusters, textures
     lvl.level_chunks  # chunks 0..2 present: .terrain(lod), .collision()
+    lvl.settings      # level settings (fog, background, death height, chunk planes)
+    lvl.ties, lvl.shrubs, lvl.mobys   # instances: NumPy arrays per field
+    lvl.tie_classes, lvl.shrub_classes, lvl.moby_classes  # core class tables
+    lvl.gameplay_blocks  # the 39 gameplay blocks: offsets, sizes, bytes
+
+    wadkit.rc2.tie_mesh(class_bytes, lod=0)   # one class's mesh (docs:
+    wadkit.rc2.shrub_mesh(class_bytes)        # "Class meshes")
+    wadkit.rc2.moby_mesh(class_bytes, lod=0)
+    wadkit.rc2.class_mesh("tie", cls, lod=0)  # from a core class object
 """
 from __future__ import annotations
 
@@ -21,6 +30,7 @@ import os
 from functools import cached_property
 
 from . import _core
+from . import _rc2_gameplay as _gp
 from ._core import FormatError
 from .lz import DEFAULT_MAX_SIZE
 
@@ -225,6 +235,94 @@ class Level:
         face_tag (F,) u8. build_collision_octants(...) lays them out again."""
         return self._collision["octants"]
 
+    # ---- gameplay and core class tables (docs/formats/rc2.md) ----------
+
+    @cached_property
+    def _classes(self) -> dict:
+        return _core.rc2_classes_parse(self.core_index, self.sections["core_index"][0])
+
+    @cached_property
+    def tie_classes(self) -> _gp.ClassTable:
+        """The core tie class table: Rc2Class objects (id, offset, size,
+        textures, data = the class's bytes in core_data)."""
+        return _gp.class_table("tie", self._classes["tie"], self)
+
+    @cached_property
+    def shrub_classes(self) -> _gp.ClassTable:
+        """The core shrub class table (Rc2Class objects, with billboard)."""
+        return _gp.class_table("shrub", self._classes["shrub"], self)
+
+    @cached_property
+    def moby_classes(self) -> _gp.ClassTable:
+        """The core moby class table (Rc2Class objects; offset 0 = no data)."""
+        return _gp.class_table("moby", self._classes["moby"], self)
+
+    @cached_property
+    def _gameplay(self) -> dict:
+        c = self._classes
+        return _core.rc2_gameplay_parse(self.gameplay, c["tie"]["id"],
+                                        c["shrub"]["id"], c["moby"]["id"])
+
+    @cached_property
+    def gameplay_blocks(self) -> tuple:
+        """The 39 gameplay header slots in header order (GameplayBlock: name,
+        slot, offset, size, decoded, data, tail); absent ones have offset 0."""
+        return _gp.blocks(self._gameplay, self.gameplay)
+
+    @property
+    def settings(self) -> dict | None:
+        """The level settings block (None if absent): background_colour,
+        fog_colour (s32 r, g, b), fog distances and intensities, death_height,
+        sphere and ship fields, chunk_plane_records (as stored) of which the
+        first chunk_plane_count are planes, core_sounds_count."""
+        return self._gameplay["settings"]
+
+    def _instances(self, kind: str) -> _gp.Instances:
+        block = next(b for b in self.gameplay_blocks if b.name == f"{kind}_instances")
+        return _gp.Instances(kind, self._gameplay[kind], block,
+                             _core.rc2_gameplay_layouts()[kind][1])
+
+    @cached_property
+    def ties(self) -> _gp.Instances:
+        """Tie instances (class_id, matrix (n,4,4), matrix_w, ...,
+        ambient_record: index into tie_ambient or -1)."""
+        return self._instances("tie")
+
+    @cached_property
+    def shrubs(self) -> _gp.Instances:
+        """Shrub instances (class_id, matrix, matrix_w, colour (n,3), ...)."""
+        return self._instances("shrub")
+
+    @cached_property
+    def mobys(self) -> _gp.Instances:
+        """Moby instances (class_id, position, rotation, scale, matrix
+        computed from them, and every other field of the 0x88-byte record)."""
+        return self._instances("moby")
+
+    @property
+    def class_lists(self) -> dict:
+        """The gameplay's class lists {"tie", "shrub", "moby": int32 array or
+        None when absent}; tie and shrub lists are checked to be the
+        instances' distinct classes in order of first appearance."""
+        return self._gameplay["class_lists"]
+
+    @property
+    def tie_ambient(self) -> dict | None:
+        """The tie ambient RGBA records in stored order: instance, count
+        (16-bit words), offset (of the data in the gameplay); None if the
+        level has no such block."""
+        return self._gameplay["tie_ambient"]
+
+    def tie_ambient_colours(self, tie: int):
+        """Tie instance `tie`'s ambient RGBA words (uint16 array, not
+        decoded further), or None when it has none."""
+        import numpy as np
+        rec = int(self.ties.ambient_record[tie])
+        if rec < 0:
+            return None
+        a = self.tie_ambient
+        return np.frombuffer(self.gameplay, "<u2", int(a["count"][rec]), int(a["offset"][rec]))
+
     def info(self) -> dict:
         """What `wadkit info` shows, as plain data (nothing decompressed)."""
         return {
@@ -377,6 +475,49 @@ def build_collision_octants(octants: dict) -> bytes:
             ("counts", np.uint32), ("vertices", np.int16), ("faces", np.uint8),
             ("face_tag", np.uint8))),
         bytes(octants.get("hero", b"")))
+
+def tie_mesh(data, lod: int = 0, offset: int = 0, class_id: int = -1) -> dict:
+    """Decode LOD lod (0 finest .. 2) of one tie class (its bytes, e.g. the
+    class's slice of core_data; offset = where they start there, for
+    errors; class_id names it in errors, else the header's o_class).
+    positions (V,3) f32, game space (Z up), the class scale applied; uv
+    (V,2) f32; triangles (T,3) u32; texture (T,) i32, an index into the
+    class's 16 textures; plus header facts (o_class, scale, bsphere,
+    lod_distances, packet_counts, lod_headers, strips, ...). No normals or
+    vertex colours (docs/formats/rc2.md, "Tie classes"). FormatError when
+    the class breaks an invariant (GS walk, q = 4096, counts)."""
+    return _core.tie_mesh(data, lod, offset, class_id)
+
+
+def shrub_mesh(data, offset: int = 0, class_id: int = -1) -> dict:
+    """Decode one shrub class: positions, uv, normals (V,3) f32 unit
+    vectors, triangles, texture (as tie_mesh) plus header facts."""
+    return _core.shrub_mesh(data, offset, class_id)
+
+
+def moby_mesh(data, lod: int = 0, offset: int = 0, class_id: int = -1) -> dict:
+    """Decode the mesh of one moby class LOD (0 high, 1 low) in its bind
+    pose: positions, uv, normals, triangles, texture (-1 = none) plus
+    scale, bsphere, joint_count, packet_counts, format, has_mesh. Metal
+    packets and bangles are not decoded."""
+    return _core.moby_mesh(data, lod, offset, class_id)
+
+
+_CLASS_MESH = {"tie": tie_mesh, "shrub": shrub_mesh, "moby": moby_mesh}
+
+
+def class_mesh(kind: str, cls, lod: int = 0) -> dict:
+    """The mesh of a core class object (kind 'tie', 'shrub' or 'moby'):
+    decodes cls.data, naming cls.id in errors; cls.offset (where the bytes
+    start in core_data) when the object has one. Meant as the body of the
+    class objects' mesh(lod) method."""
+    decode = _CLASS_MESH[kind]
+    offset = getattr(cls, "offset", 0)
+    if kind == "shrub":
+        if lod != 0:
+            raise ValueError(f"shrub classes have one LOD, not {lod}")
+        return decode(cls.data, offset, cls.id)
+    return decode(cls.data, lod, offset, cls.id)
 
 
 def open(path: str | os.PathLike, max_size: int = DEFAULT_MAX_SIZE) -> Level:
