@@ -379,7 +379,7 @@ def test_no_larger_than_simple_greedy(kind):
     }[kind]
     ours = lz.compress(data)
     assert len(ours) <= len(W.greedy_compress(data))
-    assert len(ours) <= len(wadkit._core.lz_compress(data, mode="greedy"))
+    assert len(ours) <= len(wadkit._core.lz_compress(data, level="greedy"))
 
 
 def test_declared_size_beyond_what_the_stream_can_hold_allocates_nothing():
