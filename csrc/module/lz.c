@@ -6,7 +6,9 @@
 #include "../core/lz/wk_lz_enc.h"
 
 /* Decodes straight into a bytes object, grown (up to max_size) as needed;
- * expected >= 0 sizes it once and demands exactly that many bytes. The
+ * expected >= 0 sizes it once and demands exactly that many bytes. (One
+ * walk over the packet headers to find the size first costs as much as
+ * decoding: both are bound by the chain of packet lengths.) The
  * stream lies at absolute offset base (for errors); context prefixes them. */
 PyObject *
 wk_lz_decompress_py (WkModState *st, const guint8 *src, gsize size, gint64 base,
@@ -38,8 +40,10 @@ wk_lz_decompress_py (WkModState *st, const guint8 *src, gsize size, gint64 base,
                     declared, expected);
       goto fail;
     }
+  /* Unknown size: level data decode to 2.5-3x their stream; grown by a
+   * quarter at a time (so that the slack left at the end stays small). */
   Py_ssize_t cap = expected >= 0 ? expected
-                                 : MIN (max_size, MAX (declared * 4, 1 << 16));
+                                 : MIN (max_size, MAX (declared * 3, 1 << 16));
   out = PyBytes_FromStringAndSize (NULL, cap);
   for (;;)
     {
@@ -61,7 +65,7 @@ wk_lz_decompress_py (WkModState *st, const guint8 *src, gsize size, gint64 base,
                         expected >= 0 ? "the declared" : "the limit of", cap);
           goto fail;
         }
-      cap = cap > max_size / 2 ? max_size : cap * 2;
+      cap = cap > max_size / 5 * 4 ? max_size : cap + cap / 4;
       if (_PyBytes_Resize (&out, cap) < 0)
         return NULL;
     }
@@ -71,8 +75,23 @@ wk_lz_decompress_py (WkModState *st, const guint8 *src, gsize size, gint64 base,
                     "%zu bytes, %zd declared", d.produced, expected);
       goto fail;
     }
-  if ((gsize) cap != d.produced)
-    _PyBytes_Resize (&out, (Py_ssize_t) d.produced);
+  /* Trim to the decoded size. A slack of up to a quarter stays allocated
+   * (the object is new and unshared, so its size may still drop): glibc
+   * serves a block larger than the last one freed from fresh mmapped pages
+   * and would give the trimmed one back, so a trim here made every call in
+   * a loop fault in all its output pages, twice the time of a call that
+   * knew the size (docs/performance.md). */
+  Py_ssize_t n = (Py_ssize_t) d.produced;
+  if (cap - n > n / 4)
+    {
+      if (_PyBytes_Resize (&out, n) < 0)
+        return NULL;
+    }
+  else if (n != cap)
+    {
+      Py_SET_SIZE (out, n);
+      PyBytes_AS_STRING (out)[n] = 0;
+    }
   return out;
 fail:
   Py_XDECREF (out);
