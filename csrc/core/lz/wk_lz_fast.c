@@ -104,6 +104,8 @@ find (const Finder *f, gsize i)
       if (l >= 3 && v > best.value)
         best = (Match) { (guint) l, (guint) dist, v };
     }
+  if (best.len >= MIN (left, (gsize) WK_LZ_MAX_MATCH))
+    return best; /* nothing can be longer (runs, zeros) */
   c = f->h4[hash4 (a)];
   guint32 a4 = wk_lz_read32 (a);
   gsize longest = best.len;
