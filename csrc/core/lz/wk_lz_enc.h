@@ -97,6 +97,38 @@ wk_lz_read32 (const guint8 *p)
   return v;
 }
 
+/* A 3-byte hash with chains over the window (the legacy and max levels'
+ * match finder): head[hash] is the latest position, prev[pos % WIN] the
+ * one before it with the same hash; -1 ends a chain. */
+typedef struct {
+  const guint8 *src;
+  gsize n;       /* positions up to n - 3 are indexed */
+  guint bits;    /* hash bits */
+  gint32 *head, *prev;
+} WkLzChain;
+
+static inline guint32
+wk_lz_hash3 (const guint8 *p, guint bits)
+{
+  guint32 v = p[0] | ((guint32) p[1] << 8) | ((guint32) p[2] << 16);
+  return (v * 2654435761u) >> (32 - bits);
+}
+
+static inline void
+wk_lz_chain_insert (WkLzChain *c, gsize i)
+{
+  if (i + 3 > c->n)
+    return;
+  guint32 h = wk_lz_hash3 (c->src + i, c->bits);
+  c->prev[i & (WK_LZ_WIN - 1)] = c->head[h];
+  c->head[h] = (gint32) i;
+}
+
+/* Set up for the block src[start, n), the window before it indexed. */
+void wk_lz_chain_init (WkLzChain *c, const guint8 *src, gsize start, gsize n,
+                       guint bits);
+void wk_lz_chain_clear (WkLzChain *c);
+
 /* Parsers: tokens for src[start, end), matching back to src[start - WIN]
  * at most. Appended to out; out->tail is set. */
 void wk_lz_parse_legacy (const guint8 *src, gsize start, gsize end,

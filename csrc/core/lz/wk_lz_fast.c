@@ -73,6 +73,16 @@ insert (Finder *f, gsize i)
   f->h3[hash3 (p)] = (guint32) i + 1;
 }
 
+/* The match at a from dist back, if it saves more than the best so far. */
+static inline void
+consider (const guint8 *a, gsize dist, gsize left, Match *best)
+{
+  gsize l = wk_lz_common (a, a - dist, MIN (left, wk_lz_max_len (dist)));
+  gint v = (gint) l - (gint) wk_lz_match_cost (l, dist);
+  if (l >= 3 && v > best->value)
+    *best = (Match) { (guint) l, (guint) dist, v };
+}
+
 static inline Match
 find (const Finder *f, gsize i)
 {
@@ -80,30 +90,13 @@ find (const Finder *f, gsize i)
   const guint8 *a = f->src + i;
   gsize left = f->n - i;
   if (f->rep && f->rep <= i)
-    {
-      gsize dist = f->rep;
-      gsize l = wk_lz_common (a, a - dist, MIN (left, wk_lz_max_len (dist)));
-      if (l >= 3)
-        best = (Match) { (guint) l, (guint) dist, (gint) l - (gint) wk_lz_match_cost (l, dist) };
-    }
+    consider (a, f->rep, left, &best);
   guint32 c = f->h6[hash6 (a)];
   if (c && i - (c - 1) <= WK_LZ_FAR_MAX_SAFE)
-    {
-      gsize dist = i - (c - 1);
-      gsize l = wk_lz_common (a, a - dist, MIN (left, wk_lz_max_len (dist)));
-      gint v = (gint) l - (gint) wk_lz_match_cost (l, dist);
-      if (l >= 3 && v > best.value)
-        best = (Match) { (guint) l, (guint) dist, v };
-    }
+    consider (a, i - (c - 1), left, &best);
   c = f->h3[hash3 (a)];
   if (c && i - (c - 1) <= WK_LZ_FAR_MAX_SAFE)
-    {
-      gsize dist = i - (c - 1);
-      gsize l = wk_lz_common (a, a - dist, MIN (left, wk_lz_max_len (dist)));
-      gint v = (gint) l - (gint) wk_lz_match_cost (l, dist);
-      if (l >= 3 && v > best.value)
-        best = (Match) { (guint) l, (guint) dist, v };
-    }
+    consider (a, i - (c - 1), left, &best);
   if (best.len >= MIN (left, (gsize) WK_LZ_MAX_MATCH))
     return best; /* nothing can be longer (runs, zeros) */
   c = f->h4[hash4 (a)];

@@ -6,8 +6,6 @@
  * streams are unchanged. See docs/formats/rc2.md. */
 #include "wk_lz_enc.h"
 
-#include <string.h>
-
 #define HASH_BITS 16
 #define WMASK (WK_LZ_WIN - 1)
 #define NICE_LEN 288u
@@ -19,27 +17,14 @@ typedef struct {
 } Match;
 
 typedef struct {
-  const guint8 *src;
-  gsize n; /* matches end here */
-  gint32 *head, *prev;
+  WkLzChain c; /* matches end at c.n */
   guint max_chain;
 } Finder;
-
-static inline guint32
-hash3 (const guint8 *p)
-{
-  guint32 v = p[0] | ((guint32) p[1] << 8) | ((guint32) p[2] << 16);
-  return (v * 2654435761u) >> (32 - HASH_BITS);
-}
 
 static inline void
 insert (Finder *f, gsize i)
 {
-  if (i + 3 > f->n)
-    return;
-  guint32 h = hash3 (f->src + i);
-  f->prev[i & WMASK] = f->head[h];
-  f->head[h] = (gint32) i;
+  wk_lz_chain_insert (&f->c, i);
 }
 
 /* The candidate with the best savings (closer wins ties). Candidates come
@@ -48,18 +33,18 @@ static Match
 find (const Finder *f, gsize i)
 {
   Match best = { 0, 0, 0 };
-  if (i + 3 > f->n)
+  if (i + 3 > f->c.n)
     return best;
-  const guint8 *a = f->src + i;
-  gsize left = f->n - i, longest = 0;
-  gint32 c = f->head[hash3 (a)];
+  const guint8 *a = f->c.src + i;
+  gsize left = f->c.n - i, longest = 0;
+  gint32 c = f->c.head[wk_lz_hash3 (a, HASH_BITS)];
   for (guint chain = f->max_chain; c >= 0 && chain > 0; chain--)
     {
       gsize dist = i - (gsize) c;
       if (dist > WK_LZ_FAR_MAX_SAFE || dist == 0)
         break;
       gsize max = MIN (left, wk_lz_max_len (dist));
-      const guint8 *b = f->src + c;
+      const guint8 *b = f->c.src + c;
       if (longest < max && b[longest] == a[longest])
         {
           gsize l = wk_lz_common (a, b, max);
@@ -73,7 +58,7 @@ find (const Finder *f, gsize i)
                 break;
             }
         }
-      gint32 next = f->prev[c & WMASK];
+      gint32 next = f->c.prev[c & WMASK];
       if (next >= c)
         break;
       c = next;
@@ -85,12 +70,8 @@ void
 wk_lz_parse_legacy (const guint8 *src, gsize start, gsize n, gboolean lazy,
                     WkLzTokens *out)
 {
-  Finder f = { .src = src, .n = n, .max_chain = lazy ? 96 : 32 };
-  f.head = g_new (gint32, 1u << HASH_BITS);
-  f.prev = g_new (gint32, WK_LZ_WIN);
-  memset (f.head, 0xff, sizeof (gint32) << HASH_BITS);
-  for (gsize j = start > WK_LZ_WIN ? start - WK_LZ_WIN : 0; j < start; j++)
-    insert (&f, j);
+  Finder f = { .max_chain = lazy ? 96 : 32 };
+  wk_lz_chain_init (&f.c, src, start, n, HASH_BITS);
 
   gsize i = start, lit = start;
   Match cur = { 0 };
@@ -129,6 +110,25 @@ wk_lz_parse_legacy (const guint8 *src, gsize start, gsize n, gboolean lazy,
       lit = i;
     }
   out->tail = n - lit;
-  g_free (f.head);
-  g_free (f.prev);
+  wk_lz_chain_clear (&f.c);
+}
+
+void
+wk_lz_chain_init (WkLzChain *c, const guint8 *src, gsize start, gsize n,
+                  guint bits)
+{
+  *c = (WkLzChain) { src, n, bits, g_new (gint32, (gsize) 1 << bits),
+                     g_new (gint32, WK_LZ_WIN) };
+  for (gsize k = 0; k < (gsize) 1 << bits; k++)
+    c->head[k] = -1;
+  for (gsize j = start > WK_LZ_WIN ? start - WK_LZ_WIN : 0; j < start; j++)
+    wk_lz_chain_insert (c, j);
+}
+
+void
+wk_lz_chain_clear (WkLzChain *c)
+{
+  g_free (c->head);
+  g_free (c->prev);
+  c->head = c->prev = NULL;
 }

@@ -41,11 +41,7 @@
 #define CHAIN 512u /* candidates per position, closest first */
 #define NICE 200u  /* a match this long is taken as found */
 
-typedef struct {
-  const guint8 *src;
-  gsize n;
-  gint32 *head, *prev;
-} Finder;
+typedef WkLzChain Finder;
 
 #define DP_CHUNK 32768u
 #define DP_INF 0x3fffffffu
@@ -69,28 +65,11 @@ classes_add (Classes *c, guint len, guint dist)
       }
 }
 
-static inline guint32
-hash3 (const guint8 *p)
-{
-  guint32 v = p[0] | ((guint32) p[1] << 8) | ((guint32) p[2] << 16);
-  return (v * 2654435761u) >> (32 - HASH_BITS);
-}
-
-static inline void
-finder_insert (Finder *f, gsize i)
-{
-  if (i + 3 > f->n)
-    return;
-  guint32 h = hash3 (f->src + i);
-  f->prev[i & WMASK] = f->head[h];
-  f->head[h] = (gint32) i;
-}
-
 static void
 finder_skip (Finder *f, gsize from, gsize to)
 {
   for (gsize j = from; j < to; j++)
-    finder_insert (f, j);
+    wk_lz_chain_insert (f, j);
 }
 
 static guint
@@ -100,7 +79,7 @@ finder_find (Finder *f, gsize i, Classes *c)
     return 0;
   const guint8 *a = f->src + i;
   gsize left = f->n - i, longest = 2;
-  gint32 p = f->head[hash3 (a)];
+  gint32 p = f->head[wk_lz_hash3 (a, HASH_BITS)];
   for (guint chain = CHAIN; p >= 0 && chain > 0; chain--)
     {
       gsize dist = i - (gsize) p;
@@ -309,7 +288,7 @@ dp_parse (Finder *f, gsize start, gsize n, WkLzTokens *out)
           /* matches from i */
           Classes cl = { { 0 } };
           guint lmax = finder_find (f, s + i, &cl);
-          finder_insert (f, s + i);
+          wk_lz_chain_insert (f, s + i);
           if (lmax == 0)
             continue;
           if (lmax >= NICE)
@@ -352,12 +331,8 @@ dp_parse (Finder *f, gsize start, gsize n, WkLzTokens *out)
 void
 wk_lz_parse_opt (const guint8 *src, gsize start, gsize n, WkLzTokens *out)
 {
-  Finder f = { .src = src, .n = n };
-  f.head = g_new (gint32, 1u << HASH_BITS);
-  f.prev = g_new (gint32, WK_LZ_WIN);
-  memset (f.head, 0xff, sizeof (gint32) << HASH_BITS);
-  finder_skip (&f, start > WK_LZ_WIN ? start - WK_LZ_WIN : 0, start);
+  Finder f;
+  wk_lz_chain_init (&f, src, start, n, HASH_BITS);
   dp_parse (&f, start, n, out);
-  g_free (f.head);
-  g_free (f.prev);
+  wk_lz_chain_clear (&f);
 }
