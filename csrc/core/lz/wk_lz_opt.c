@@ -34,8 +34,6 @@
  * speed: the parse is as good as this format allows (docs/performance.md). */
 #include "wk_lz_enc.h"
 
-#include <string.h>
-
 #define HASH_BITS 17
 #define WMASK (WK_LZ_WIN - 1)
 #define CHAIN 512u /* candidates per position, closest first */
