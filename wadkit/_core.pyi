@@ -163,8 +163,9 @@ class Rc2Level:
 
 def lz_decompress(data: Buffer, max_size: int = 1 << 28, expected: int = -1) -> bytes:
     """A whole WAD-LZ stream → bytes (FormatError on a broken stream)."""
-def lz_compress(data: Buffer, mode: str = "best") -> bytes:
-    """A game-safe WAD-LZ stream ('lazy', 'greedy' or 'best')."""
+def lz_compress(data: Buffer, *, level: str = "default", threads: int = 1,
+                block_size: int = 0) -> bytes:
+    """A game-safe WAD-LZ stream ('default', 'max'; 'best', 'lazy', 'greedy')."""
 def lz_validate(data: Buffer, limit: int = 1000) -> list[str]:
     """The game's stream rules the data breaks; [] when clean."""
 def tfrag_parse(block: Buffer, lod: int = 0, texture_count: int = -1,

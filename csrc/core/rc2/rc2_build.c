@@ -219,11 +219,11 @@ wk_rc2_level_build (const WkRc2NewLevel *in, GError **error)
   gint32 region[5];
   if (!build_core (in, core, region, texel_offsets, error))
     return NULL;
-  g_autoptr (GBytes) stream = wk_lz_compress (core->data, core->len, WK_LZ_BEST, error);
+  g_autoptr (GBytes) stream = wk_lz_compress (core->data, core->len, WK_LZ_DEFAULT, error);
   if (stream == NULL)
     return NULL;
   g_autoptr (GBytes) gameplay = wk_lz_compress (in->gameplay, in->gameplay_size,
-                                                WK_LZ_BEST, error);
+                                                WK_LZ_DEFAULT, error);
   if (gameplay == NULL)
     return NULL;
   gsize stream_size, gameplay_size;
