@@ -174,6 +174,7 @@ wk_eng_map_parse_in (const guint8 *data, gsize size, GBytes *backing,
                         "position (%g, %g, %g) lies outside the %u×%u grid",
                         a->x, a->y, a->z, m->w, m->h);
           wk_error_prefix (error, "tile %u", i);
+          wk_error_locate (error, i, -1, -1);
           goto fail;
         }
       m->cell[i] = (gint32) cell;
@@ -227,6 +228,7 @@ wk_eng_map_parse_in (const guint8 *data, gsize size, GBytes *backing,
                         "model index %u, TRAK has %u models", m->model[i],
                         models->len);
           wk_error_prefix (error, "tile %u", i);
+          wk_error_locate (error, i, -1, -1);
           goto fail;
         }
       r.pos += 4;
@@ -283,6 +285,7 @@ wk_eng_map_parse_in (const guint8 *data, gsize size, GBytes *backing,
                         &m->col_sets[i], error))
         {
           wk_error_prefix (error, "tile %u (model %u)", i, m->model[i]);
+          wk_error_locate (error, i, m->model[i], -1);
           goto fail;
         }
       m->colb_start[i] = (guint32) ((r.pos - region) / 4);
@@ -295,6 +298,7 @@ wk_eng_map_parse_in (const guint8 *data, gsize size, GBytes *backing,
                             &m->colb_sets[i], error))
             {
               wk_error_prefix (error, "tile %u (swap model %u)", i, mb);
+              wk_error_locate (error, i, mb, -1);
               goto fail;
             }
         }
