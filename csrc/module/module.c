@@ -73,6 +73,8 @@ wk_exec (PyObject *module)
     return -1;
   if (wk_eng_geom_register (module, st) < 0)
     return -1;
+  if (wk_eng_edit_register (module, st) < 0)
+    return -1;
   if (wk_eng_text_register (module, st) < 0)
     return -1;
   if (wk_eng_floor_register (module, st) < 0)

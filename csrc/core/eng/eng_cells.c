@@ -73,8 +73,9 @@ wk_eng_cells_covered (const double xz[][2], guint n, guint32 w, guint32 h,
     }
   /* outside the grid: does the polygon reach past a side by more than eps? */
   const double size[2] = { w, h };
-  for (int a = 0; a < 2; a++)
-    for (int side = 0; side < 2; side++)
+  gboolean inside = TRUE;
+  for (int a = 0; a < 2 && inside; a++)
+    for (int side = 0; side < 2 && inside; side++)
       {
         double blo[2] = { -INFINITY, -INFINITY }, bhi[2] = { INFINITY, INFINITY };
         if (side == 0 && first[a] < 0)
@@ -90,7 +91,7 @@ wk_eng_cells_covered (const double xz[][2], guint n, guint32 w, guint32 h,
             double v = k == a ? (side ? last[k] : first[k]) : MAX (first[k], 0);
             bad[k] = isfinite (v) ? (gint64) CLAMP (v, -1e15, 1e15) : G_MININT64;
           }
-        return FALSE;
+        inside = FALSE;
       }
   for (int a = 0; a < 2; a++)
     {
@@ -114,5 +115,5 @@ wk_eng_cells_covered (const double xz[][2], guint n, guint32 w, guint32 h,
         WkEngCell cell = { (guint32) x, (guint32) z };
         g_array_append_val (out, cell);
       }
-  return TRUE;
+  return inside;
 }

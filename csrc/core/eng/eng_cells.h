@@ -42,8 +42,8 @@ wk_eng_coll_reachable (const double xz[][2], guint n)
 /* Append to out (WkEngCell) the cells of the W×H grid that the polygon's
  * x/z projection (n = 3 or 4 corners {x, z}, file space) covers. A polygon
  * with no extent across one axis (a wall on a cell line) belongs to the cell
- * on the + side of the line. FALSE when it covers a cell outside the grid;
- * bad = that cell. */
+ * on the + side of the line. FALSE when it also covers a cell outside the
+ * grid (bad = one of them); the cells inside are appended either way. */
 gboolean wk_eng_cells_covered (const double xz[][2], guint n, guint32 w,
                                guint32 h, GArray *out, gint64 bad[2]);
 

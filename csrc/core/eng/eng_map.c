@@ -29,10 +29,8 @@ wk_eng_map_free (WkEngMap *m)
   g_free (m);
 }
 
-/* Cell of a tile from its A position, as the loader sorts it:
- * ftol(x - 0.5) - ftol(z + 0.5)·W (ftol truncates). -1 when outside. */
-static gint64
-tile_cell (const WkEngTileA *a, guint32 w, guint32 h)
+gint64
+wk_eng_tile_cell (const WkEngTileA *a, guint32 w, guint32 h)
 {
   gfloat fx = a->x - 0.5f, fz = a->z + 0.5f;
   if (!(fx > -1.0f && fx < (gfloat) w && fz < 1.0f && fz > -(gfloat) h))
@@ -167,7 +165,7 @@ wk_eng_map_parse_in (const guint8 *data, gsize size, GBytes *backing,
       a->rot = wk_le32 (p + 12);
       a->model = wk_le32 (p + 16);
       a->anim = wk_le32 (p + 20);
-      gint64 cell = tile_cell (a, m->w, m->h);
+      gint64 cell = wk_eng_tile_cell (a, m->w, m->h);
       if (cell < 0)
         {
           wk_set_error (error, WK_ERROR_FORMAT, wk_reader_abs (&r),

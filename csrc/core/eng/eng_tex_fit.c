@@ -163,9 +163,45 @@ wk_eng_tex_fit_face (WkEngTexFit *f, const gfloat uv[3][2], guint want,
                     "(u16 face texture index)");
       return FALSE;
     }
-  g_array_append_val (f->new_entries, e);
-  index_add (f, &e, index);
+  wk_eng_tex_fit_add (f, &e);
   *tex = (guint16) index;
   note_error (f, fit.error);
   return TRUE;
+}
+
+guint
+wk_eng_tex_fit_add (WkEngTexFit *f, const WkEngTexEntry *e)
+{
+  guint index = wk_eng_tex_fit_size (f);
+  g_array_append_val (f->new_entries, *e);
+  index_add (f, e, index);
+  return index;
+}
+
+void
+wk_eng_tex_fit_mark (const WkEngTexFit *f, WkEngTexFitMark *mark)
+{
+  *mark = (WkEngTexFitMark) { wk_eng_tex_fit_size (f), f->uv_inexact,
+                              f->uv_nearest, f->fitted, f->max_error };
+}
+
+static gboolean
+added_after (gpointer key, gpointer value, gpointer size)
+{
+  return GPOINTER_TO_UINT (value) - 1 >= GPOINTER_TO_UINT (size);
+}
+
+void
+wk_eng_tex_fit_rollback (WkEngTexFit *f, const WkEngTexFitMark *mark)
+{
+  if (wk_eng_tex_fit_size (f) > mark->size)
+    {
+      g_hash_table_foreach_remove (f->index, added_after,
+                                   GUINT_TO_POINTER (mark->size));
+      g_array_set_size (f->new_entries, mark->size - f->n_entries);
+    }
+  f->uv_inexact = mark->uv_inexact;
+  f->uv_nearest = mark->uv_nearest;
+  f->fitted = mark->fitted;
+  f->max_error = mark->max_error;
 }

@@ -30,6 +30,17 @@ const WkEngTexEntry *wk_eng_tex_fit_entry (const WkEngTexFit *f, guint i);
 /* Table size including the new entries. */
 guint wk_eng_tex_fit_size (const WkEngTexFit *f);
 
+/* Append entry e (no check); returns its index. */
+guint wk_eng_tex_fit_add (WkEngTexFit *f, const WkEngTexEntry *e);
+
+/* The fitter's state, to undo what a failed operation added. */
+typedef struct {
+  guint size, uv_inexact, uv_nearest, fitted;
+  gfloat max_error;
+} WkEngTexFitMark;
+void wk_eng_tex_fit_mark (const WkEngTexFit *f, WkEngTexFitMark *mark);
+void wk_eng_tex_fit_rollback (WkEngTexFit *f, const WkEngTexFitMark *mark);
+
 /* Entry and corner flags for a face: uv per corner in STORED order, want =
  * the caller's entry (< wk_eng_tex_fit_size), given = the face's own flags
  * (has_given: they are known). When the wanted entry with the given corner
