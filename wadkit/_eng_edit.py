@@ -301,7 +301,7 @@ class LevelEdit:
         file space; every polygon goes into each cell its interior covers.
         zones: "keep" (the cells' zones) or "flat" (every cell zone 0, zone 0
         sees all). The cells must lie in the level's grid. Returns
-        {first_tile, tiles, first_model, models, dropped_degenerate,
+        {first_tile, n_tiles, first_model, n_models, dropped_degenerate,
         dropped_collision, collision_split, uv_inexact, uv_nearest}."""
         op = "add_mesh"
         if zones not in ("keep", "flat"):
@@ -357,7 +357,7 @@ class LevelEdit:
                                   zones == "flat", _name(name, op))
         out["warnings"] = notes
         self._note(op, name, list(range(out["first_tile"],
-                                        out["first_tile"] + out["tiles"])), out)
+                                        out["first_tile"] + out["n_tiles"])), out)
         return out
 
     def _note(self, op, name, tiles, out):

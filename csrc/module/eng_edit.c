@@ -447,8 +447,8 @@ edit_add_mesh (EngEditObject *o, PyObject *args)
     wk_raise (st, error);
   else
     result = Py_BuildValue ("{s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I}",
-                            "first_tile", res.first_tile, "tiles", res.n_tiles,
-                            "first_model", res.first_model, "models", res.n_models,
+                            "first_tile", res.first_tile, "n_tiles", res.n_tiles,
+                            "first_model", res.first_model, "n_models", res.n_models,
                             "dropped_degenerate", res.dropped_degenerate,
                             "dropped_collision", res.dropped_collision,
                             "collision_split", res.collision_split,

@@ -99,10 +99,12 @@ install (WkEngEdit *e, WkEngModel *nm, gboolean in_place, guint32 m,
   return idx;
 }
 
+/* Points first..first+n-1 of p must be finite and in the 20.12 range. */
 static gboolean
-check_points (const gfloat *p, gsize n, const char *what, GError **error)
+check_points (const gfloat *p, gsize first, gsize n, const char *what,
+              GError **error)
 {
-  for (gsize i = 0; i < n * 3; i++)
+  for (gsize i = 3 * first; i < 3 * (first + n); i++)
     if (!isfinite (p[i]) || fabsf (p[i]) > WK_ENG_MAX_COORD)
       {
         wk_set_error (error, fabsf (p[i]) > WK_ENG_MAX_COORD ? WK_ERROR_LIMIT
@@ -125,17 +127,20 @@ check_points (const gfloat *p, gsize n, const char *what, GError **error)
 static void
 keep_unchanged (WkEngModel *m, const WkEngModel *ref)
 {
+  /* moved: the position changed; dirty: the normal is recomputed (moved,
+   * or a corner of a face that is not the same as before) */
+  g_autofree gboolean *moved = g_new0 (gboolean, (gsize) m->n_verts + 1);
   g_autofree gboolean *dirty = g_new0 (gboolean, (gsize) m->n_verts + 1);
   for (guint i = 0; i < m->n_verts; i++)
-    dirty[i] = i >= ref->n_verts
-               || memcmp (&m->verts[6 * (gsize) i], &ref->verts[6 * (gsize) i],
-                          3 * sizeof (gfloat)) != 0;
+    dirty[i] = moved[i] = i >= ref->n_verts
+                          || memcmp (&m->verts[6 * (gsize) i], &ref->verts[6 * (gsize) i],
+                                     3 * sizeof (gfloat)) != 0;
   guint nf = MAX (m->n_faces, ref->n_faces);
   for (guint f = 0; f < nf; f++)
     {
       gboolean same = f < m->n_faces && f < ref->n_faces;
       for (int k = 0; same && k < 3; k++)
-        same = m->faces[f].v[k] == ref->faces[f].v[k] && !dirty[m->faces[f].v[k]];
+        same = m->faces[f].v[k] == ref->faces[f].v[k] && !moved[m->faces[f].v[k]];
       if (same)
         {
           memcpy (m->faces[f].plane, ref->faces[f].plane, sizeof m->faces[f].plane);
@@ -189,7 +194,7 @@ check_geometry (const WkEngEdit *e, const WkEngGeomEdit *in, GError **error)
                     "a model holds at most 65535", in->n_tris);
       return FALSE;
     }
-  if (!check_points (in->positions, in->n_verts, "positions", error))
+  if (!check_points (in->positions, 0, in->n_verts, "positions", error))
     return FALSE;
   guint n_entries = e->entries ? wk_eng_tex_fit_size (&e->fit) : G_MAXUINT16 + 1;
   for (gsize t = 0; t < in->n_tris; t++)
@@ -617,13 +622,22 @@ wk_eng_edit_set_collision (WkEngEdit *e, const WkEngCollEdit *in,
                                      "set_collision", name, error);
   if (ref == NULL)
     return FALSE;
-  gboolean ok = check_points (in->positions, in->n_verts, "positions", error);
+  /* the corners polygons use must be finite (unused positions, such as the
+   * NaN 4th corner of a decoded triangle, may be anything) */
+  gboolean ok = TRUE;
   for (gsize p = 0; ok && p < in->n_polys; p++)
     for (int k = 0; ok && k < 4; k++)
       {
         gint32 v = in->polygons[4 * p + k];
-        if ((k == 3 && v == -1) || (v >= 0 && (gsize) v < in->n_verts))
+        if (k == 3 && v == -1)
           continue;
+        if (v >= 0 && (gsize) v < in->n_verts)
+          {
+            ok = check_points (in->positions, (gsize) v, 1, "positions", error);
+            if (!ok)
+              wk_error_prefix (error, "polygon %" G_GSIZE_FORMAT, p);
+            continue;
+          }
         wk_set_error (error, WK_ERROR_ARGUMENT, -1,
                       "polygons: polygon %" G_GSIZE_FORMAT " uses vertex %d of %"
                       G_GSIZE_FORMAT, p, v, in->n_verts);
