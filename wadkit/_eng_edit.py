@@ -371,7 +371,8 @@ class LevelEdit:
     def apply(self):
         """The edited level: a new Level, re-parsed and checked, with
         .edit_report (see docs/formats/eng.md "Editing a level in place"):
-        unchanged (the bytes are the source's), models_rewritten,
+        unchanged (the bytes are the source's), chunks_changed (tags
+        whose payload differs from the source's), models_rewritten,
         models_added, tiles_added, tiles_deleted, tiles_moved, tile_index,
         uv_fitted, uv_max_error, new_texture_entries, spill_tiles,
         spill_records, edits (one dict per call, with its name), warnings.
@@ -379,15 +380,18 @@ class LevelEdit:
         lvl = self._level
         out = self._core.build()
         replaced = dict(lvl._replaced)
-        for tag, payload in (("TRAK", out["trak"]), ("MAP", out["map"])):
-            if payload != lvl.chunk(tag):
-                replaced[lvl._index(tag)] = payload
+        changed = []
+        for tag in ("TRAK", "MAP"):
+            if not out[tag.lower() + "_same"]:   # compared in C (memcmp)
+                replaced[lvl._index(tag)] = out[tag.lower()]
+                changed.append(tag)
         if out["new_entries"]:
             replaced[lvl._index("TEXT")] = lvl._text_with_entries(out["new_entries"])
+            changed.append("TEXT")
         data = lvl._wad.build(replaced or None)
         new = type(lvl)(_core.EngWad(data), None)
         self._verify(new, out)
-        report = self._report(lvl, new, out, data)
+        report = self._report(out, changed)
         for w in report["warnings"]:
             warnings.warn(w, _core.WadWarning, stacklevel=2)
         new.edit_report = report
@@ -406,10 +410,8 @@ class LevelEdit:
                                  f"{n_models} models / {n_tiles} tiles, built "
                                  f"{out['models']} / {out['tiles']}")
 
-    def _report(self, lvl, new, out, data) -> dict:
+    def _report(self, out, changed) -> dict:
         edits = self._edits
-        src = memoryview(lvl._wad) if not lvl._replaced else lvl.to_bytes()
-        unchanged = len(src) == len(data) and src == data
         def tiles_of(op):
             return sorted({t for e in edits if e["op"] == op for t in e["tiles"]})
         fits = [e for e in edits if e["op"] == "set_geometry"]
@@ -418,7 +420,8 @@ class LevelEdit:
             warn += e["warnings"]
         n_base = out["base_models"]
         return {
-            "unchanged": unchanged,
+            "unchanged": not changed,
+            "chunks_changed": changed,
             "models_rewritten": [int(m) for m in out["models_rewritten"]],
             "models_added": list(range(n_base, out["models"])),
             "tiles_added": tiles_of("add_tile") + tiles_of("add_mesh"),

@@ -506,8 +506,10 @@ build_result (WkEngEditOut *out)
           Py_XDECREF (w);
         }
       if (ok)
-        r = Py_BuildValue ("{s:y#,s:y#,s:y#,s:O,s:O,s:I,s:I,s:I,s:I,s:I,s:O}",
+        r = Py_BuildValue ("{s:y#,s:y#,s:O,s:O,s:y#,s:O,s:O,s:I,s:I,s:I,s:I,s:I,s:O}",
                            "trak", td, (Py_ssize_t) ts, "map", md, (Py_ssize_t) ms,
+                           "trak_same", out->trak_same ? Py_True : Py_False,
+                           "map_same", out->map_same ? Py_True : Py_False,
                            "new_entries", entries->len ? (const char *) entries->data : "",
                            (Py_ssize_t) entries->len,
                            "tile_index", index, "models_rewritten", rewritten,

@@ -317,6 +317,8 @@ wk_eng_edit_build (const WkEngEdit *e, GError **error)
   out->trak = wk_eng_trak_build (models, error);
   if (out->trak == NULL)
     return NULL;
+  out->trak_same = g_bytes_equal (out->trak, e->trak_src);
+  out->map_same = g_bytes_equal (out->map, e->map_src);
   out->n_tiles = m.n;
   out->n_models = models->len;
   out->new_entries = g_array_copy (e->fit.new_entries);
