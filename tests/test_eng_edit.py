@@ -462,3 +462,33 @@ def test_uvs_off_the_rectangle_are_fitted_and_counted():
     assert new.edit_report["uv_fitted"] == 1
     wm = new.world_mesh()
     np.testing.assert_allclose(wm["uv"][wm["tile"] == tile], uv, atol=0.5 / 256)
+
+
+def test_single_vertex_edit_on_the_demo_sample():
+    """The issue's acceptance on wadkit's demo level: only that model's bytes
+    change (plus the WAD's length fields), tiles untouched."""
+    import wadkit.samples
+    lvl = wadkit.samples.eng_level()
+    src = lvl.to_bytes()
+    t = lvl.tiles
+    tile = next(k for k in range(400, len(t)) if len(lvl.models[t.model[k]].triangles))
+    pos, tri, uv, tex, flags = tile_geometry(lvl, tile)
+    pos[0, 1] += 0.25
+    ed = lvl.edit()
+    ed.set_geometry(tile, pos, tri, uv, tex, face_flags=flags, name="Tile")
+    new = ed.apply()
+    data = new.to_bytes()
+    assert len(data) < 1.01 * len(src)
+    assert new.edit_report["models_rewritten"] == [int(t.model[tile])]
+    np.testing.assert_array_equal(new.tiles.model, t.model)
+    np.testing.assert_array_equal(new.tiles.rotation, t.rotation)
+    np.testing.assert_array_equal(new.tiles.b, t.b)
+    old, now = payloads(src), payloads(data)
+    assert [k for k in old if old[k] != now[k]] == ["TRAK"]
+    h, a, b = trak_model_span(old["TRAK"], int(t.model[tile]))
+    ha, aa, ba = trak_model_span(now["TRAK"], int(t.model[tile]))
+    assert (h, a) == (ha, aa)
+    diff = np.flatnonzero(np.frombuffer(old["TRAK"][:len(now["TRAK"])], np.uint8)
+                          != np.frombuffer(now["TRAK"][:len(old["TRAK"])], np.uint8))
+    assert len(diff) and all(h <= i < h + 0x84 or a <= i < ba for i in diff)
+    assert now["TRAK"][ba:] == old["TRAK"][b:]

@@ -126,7 +126,9 @@ class LevelEdit:
         map_ = level.chunk("MAP")
         base = {t: level.chunks[level._index(t)].offset + 8 for t in ("TRAK", "MAP")}
         table = level._own_texture_table()
-        self._core = _core.EngEdit(level.flags, trak, base["TRAK"], map_, base["MAP"],
+        wfpc = struct.unpack_from("<I", level.chunk("WFPC"))[0] \
+            if "WFPC" in level and len(level.chunk("WFPC")) >= 4 else 0
+        self._core = _core.EngEdit(wfpc, trak, base["TRAK"], map_, base["MAP"],
                                    table, table is not None)
         self._edits: list[dict] = []
 
