@@ -495,9 +495,12 @@ build_result (WkEngEditOut *out)
   PyObject *r = NULL;
   if (index && rewritten && warn)
     {
-      memcpy (PyArray_DATA ((PyArrayObject *) index), out->tile_index->data, 4 * (gsize) n);
-      memcpy (PyArray_DATA ((PyArrayObject *) rewritten), out->rewritten->data,
-              4 * (gsize) nr);
+      if (n)
+        memcpy (PyArray_DATA ((PyArrayObject *) index), out->tile_index->data,
+                4 * (gsize) n);
+      if (nr)
+        memcpy (PyArray_DATA ((PyArrayObject *) rewritten), out->rewritten->data,
+                4 * (gsize) nr);
       gboolean ok = TRUE;
       for (guint i = 0; ok && i < out->warnings->len; i++)
         {

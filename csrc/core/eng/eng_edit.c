@@ -77,7 +77,8 @@ wk_eng_edit_new (GBytes *trak, gint64 trak_base, GBytes *map, gint64 map_base,
       g_array_append_val (e->tiles, t);
     }
   e->swaps = g_new (WkEngSwap, mp->n_swaps + 1);
-  memcpy (e->swaps, mp->swaps, sizeof (WkEngSwap) * mp->n_swaps);
+  if (mp->n_swaps)
+    memcpy (e->swaps, mp->swaps, sizeof (WkEngSwap) * mp->n_swaps);
   if (entries != NULL)
     {
       e->entries = g_new (WkEngTexEntry, n_entries + 1);

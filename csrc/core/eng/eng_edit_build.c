@@ -129,7 +129,8 @@ spill_model (const Spill *s, GError **error)
   m->coll = g_malloc (n + 1);
   for (int g = 0; g < 3; g++)
     {
-      memcpy (m->coll + 32 * (gsize) m->n_coll, s->rec[g]->data, s->rec[g]->len);
+      if (s->rec[g]->len)
+        memcpy (m->coll + 32 * (gsize) m->n_coll, s->rec[g]->data, s->rec[g]->len);
       m->coll_groups[g] = (guint16) MIN (s->rec[g]->len / 32, G_MAXUINT16);
       m->n_coll += s->rec[g]->len / 32;
     }
