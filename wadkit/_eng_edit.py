@@ -90,6 +90,19 @@ def _colors(c, op, what="colors"):
     return np.ascontiguousarray(a, dtype=np.uint8)
 
 
+def _polygons(value, name, op):
+    """(P, 3) or (P, 4) corner indices -> (P, 4) int32, -1 padding triangles."""
+    q = np.asarray(value)
+    if q.ndim != 2 or q.shape[1] not in (3, 4):
+        raise ValueError(f"{op}: {name} must have shape (n, 3) or (n, 4), not {q.shape}")
+    if q.shape[1] == 3:
+        q = np.hstack([q, np.full((len(q), 1), -1)])
+    q = _array(q, np.int32, (4,), name, op, integer=True, lo=-1, hi=2 ** 31 - 1)
+    if len(q) and (q[:, :3] < 0).any():
+        raise ValueError(f"{op}: {name}: only the 4th corner may be -1")
+    return q
+
+
 def _position(p, op):
     p = np.asarray(p, dtype=np.float64)
     if p.shape != (3,) or not np.all(np.isfinite(p)):
@@ -230,16 +243,7 @@ class LevelEdit:
         op = "set_collision"
         t = _tiles(tiles, op)
         pos = _array(positions, np.float32, (3,), "positions", op)
-        poly = np.asarray(polygons)
-        if poly.ndim != 2 or poly.shape[1] not in (3, 4):
-            raise ValueError(f"{op}: polygons must have shape (n, 3) or (n, 4), "
-                             f"not {poly.shape}")
-        if poly.shape[1] == 3:
-            poly = np.hstack([poly, np.full((len(poly), 1), -1)])
-        poly = _array(poly, np.int32, (4,), "polygons", op, integer=True, lo=-1,
-                      hi=2 ** 31 - 1)
-        if len(poly) and (poly[:, :3] < 0).any():
-            raise ValueError(f"{op}: polygons: only the 4th corner may be -1")
+        poly = _polygons(polygons, "polygons", op)
         mat = None if material is None else _array(
             material, np.uint8, (), "material", op, integer=True, lo=0, hi=255)
         if mat is not None and len(mat) != len(poly):
@@ -341,14 +345,7 @@ class LevelEdit:
                 raise ValueError(f"{op}: collision must be (positions, polygons, "
                                  "material)") from None
             cpos = _array(cp, np.float32, (3,), "collision positions", op)
-            cq = np.asarray(cq)
-            if cq.ndim != 2 or cq.shape[1] not in (3, 4):
-                raise ValueError(f"{op}: collision polygons must have shape (n, 3) "
-                                 f"or (n, 4), not {cq.shape}")
-            if cq.shape[1] == 3:
-                cq = np.hstack([cq, np.full((len(cq), 1), -1)])
-            cpoly = _array(cq, np.int32, (4,), "collision polygons", op, integer=True,
-                           lo=-1, hi=2 ** 31 - 1)
+            cpoly = _polygons(cq, "collision polygons", op)
             cmat = None if cm is None else _array(
                 cm, np.uint8, (), "collision material", op, integer=True, lo=0, hi=255)
         if collision is None:
