@@ -171,3 +171,15 @@ def test_failed_edit_adds_no_texture_entries(source):
         ed.set_geometry(TILE, args["positions"], tri, uv, args["texture"])
     new = ed.apply()
     assert new.edit_report["new_texture_entries"] == 0 and new.to_bytes() == wad
+
+
+def test_more_than_65535_triangles_is_a_limit_error(source):
+    wad, _ = source
+    lvl = wadkit.eng.from_bytes(wad)
+    n = 65536
+    pos = np.zeros((3, 3), np.float32)
+    tri = np.tile(np.uint32([0, 1, 2]), (n, 1))
+    with pytest.raises(wadkit.LimitError, match="65536 triangles") as info:
+        lvl.edit().set_geometry(TILE, pos, tri, np.zeros((n, 3, 2), np.float32),
+                                np.zeros(n, np.int32), name="Dense")
+    assert info.value.object == "Dense" and info.value.tile == TILE

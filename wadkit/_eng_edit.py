@@ -267,7 +267,13 @@ class LevelEdit:
                    name: str | None = None) -> None:
         """Move and turn a tile: position file space, rotation 0..4095 about
         +y (4096 = a full turn). The tile keeps its model (and collision,
-        which moves with it)."""
+        which moves with it). The originals only use quarter turns (0, 1024,
+        2048, 3072); other angles are written, but the engine turns the
+        floor test's probe with its own sine table, which we do not have
+        [assumed round(4096·sin)], so bake other turns into the model with
+        set_geometry instead. The position must put the tile in the grid by
+        the loader's rule (x, z in (−0.5, W + 0.5)), each coordinate within
+        ±4096."""
         op = "place_tile"
         tile = _index(tile, "tile", op)
         self._core.place_tile(tile, _position(position, op), _rotation(rotation, op),
