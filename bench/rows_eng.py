@@ -182,4 +182,6 @@ def rows(rounds: int, quick: bool, workdir: str) -> list[Row]:
     with open(big_path, "wb") as f:
         f.write(big)
     out += fresh_process_rows(big_path, big_facts, rounds)
+    from . import rows_eng_edit
+    out += rows_eng_edit.rows(rounds, quick)
     return out

@@ -29,7 +29,8 @@ ISSUE_ROWS = ["ENG level → world-mesh arrays", "WAD-LZ decompress vs zlib",
               "WAD-LZ default compress, every core vs 1 thread",
               "WAD-LZ decompress without a size vs with it",
               "ENG open + world_mesh, fresh process, ",
-              "ENG open + world_mesh, fresh process, vs writing its output bytes"]
+              "ENG open + world_mesh, fresh process, vs writing its output bytes",
+              "ENG single-vertex edit → level, "]
 
 
 def test_reference_parser_agrees_with_world_mesh():
