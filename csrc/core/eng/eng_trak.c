@@ -40,6 +40,7 @@ wk_eng_trak_parse_in (const guint8 *data, gsize size, GBytes *backing,
                                      error))
       {
         wk_error_prefix (error, "TRAK model %u", i);
+        wk_error_locate (error, -1, i, -1);
         return NULL;
       }
   if (wk_reader_left (&r) != 0)
@@ -60,6 +61,7 @@ wk_eng_trak_build (const GPtrArray *models, GError **error)
     if (!wk_eng_model_check_limits (g_ptr_array_index (models, i), error))
       {
         wk_error_prefix (error, "TRAK model %u", i);
+        wk_error_locate (error, -1, i, -1);
         return NULL;
       }
   GByteArray *out = g_byte_array_new ();
