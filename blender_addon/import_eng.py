@@ -21,12 +21,12 @@ from .import_collision import collision_children, collision_meshes
 from .import_tiles import (PROP_COLOR_TILE, PROP_MODEL, TileLayout, mesh_names,
                            place_objects, tile_mesh_arrays)
 from .import_zones import PROP_ZONE, zone_mesh_arrays
+from .materials_map import PROP_ENTRIES
 from .mesh_build import build_mesh, build_meshes, drop_degenerate
 
 PROP_SOURCE = "wadkit_source"       # level collection: the source path
 PROP_FORMAT = "wadkit_format"       # "eng" / "rc2"
 PROP_MERGE = "wadkit_merge"         # level collection: "TILE" / "ZONE"
-PROP_ENTRIES = "wadkit_textures"    # material: the texture-table entries it stands for
 PROP_OBJECT = "wadkit_object"       # STPC object: its model number
 
 

@@ -21,16 +21,19 @@ class IMPORT_SCENE_OT_wadkit_eng(bpy.types.Operator, ImportHelper):
 
     filename_ext = ".wad"
     filter_glob: StringProperty(default="*.wad;*.WAD", options={"HIDDEN"})
-    import_collision: BoolProperty(name="Collision", default=True,
-                                   description="Import the collision polygons")
+    import_collision: BoolProperty(
+        name="Collision", default=True,
+        description="Import the collision polygons: one mesh per model, shown as a "
+                    "child object of each tile (tile space), in the Collision collection")
     import_objects: BoolProperty(name="Objects", default=True,
                                  description="Import the STPC object models")
     vertex_colors: BoolProperty(name="Vertex colours", default=True,
                                 description="Vertex colour attributes, multiplied in the materials")
     merge: EnumProperty(name="Objects per", default="TILE", items=(
-        ("TILE", "Tile", "One object per tile, placed by the tile transform"),
-        ("ZONE", "Zone", "One object per zone (world space; the tile of each face "
-                         "kept as a face attribute, so it exports too)")))
+        ("TILE", "Tile", "One object per tile, placed by the tile, its model's mesh in "
+                         "tile space (shared by tiles of one model and colours)"),
+        ("ZONE", "Zone", "One object per zone in world space, for viewing and vertex "
+                         "edits (no collision; faces cannot be added or removed)")))
 
     def execute(self, context):
         from .import_eng import import_eng
@@ -60,18 +63,26 @@ class EXPORT_SCENE_OT_wadkit_eng(bpy.types.Operator, ExportHelper):
     base_path: StringProperty(name="Base level", subtype="FILE_PATH",
                               description="The WAD the new one is based on "
                                           "(default: the imported file)")
-    keep_tiles: BoolProperty(name="Keep base tiles", default=False,
-                             description="Keep the base level's own tiles and add "
-                                         "the scene's geometry as new tiles")
-    zones: EnumProperty(name="Zones", default="keep", items=(
-        ("keep", "Keep", "Keep the base level's zones"),
-        ("flat", "Flat", "One zone for the whole grid")))
+    triangulate: BoolProperty(
+        name="Triangulate", default=True,
+        description="Split faces of four or more corners into triangles as Blender "
+                    "does (the level stores triangles); off: such faces are an error")
+    floors_from_faces: BoolProperty(
+        name="Collision from new meshes", default=False,
+        description="A new object without a collision child (a child mesh named "
+                    "'... collision') gets collision from its own faces, so it can be "
+                    "walked on; off: it gets no collision (and the export says so)")
+    zones: EnumProperty(name="Zones of new tiles", default="keep", items=(
+        ("keep", "Keep", "New tiles take the zone of their cell"),
+        ("flat", "Flat", "Every cell zone 0, and zone 0 sees all zones")))
 
     def execute(self, context):
-        from .export_eng import ExportError, export_eng
+        from .export_eng import ExportError, Options, export_eng
+        opts = Options(triangulate=self.triangulate,
+                       floors_from_faces=self.floors_from_faces, zones=self.zones)
         try:
-            how, notes = export_eng(context, self.filepath, base_path=self.base_path or None,
-                             keep_tiles=self.keep_tiles, zones=self.zones)
+            how, notes = export_eng(context, self.filepath,
+                                    base_path=self.base_path or None, options=opts)
         except (ExportError, wadkit.WadError, OSError, ValueError) as e:
             return _fail(self, e)
         for note in notes:
