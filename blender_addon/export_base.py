@@ -47,9 +47,9 @@ class Base:
         self._wm = None
         self._render: dict[int, RenderRef] = {}
         self._coll: dict[int, CollisionRef] = {}
-        self._colors = np.asarray(self.tiles.colors, np.uint8).reshape(-1, 4)
-        self._cstart = np.asarray(self.tiles.color_start, np.int64)
-        self._csets = np.asarray(self.tiles.color_sets, np.int64)
+        self.color_bytes = np.asarray(self.tiles.colors, np.uint8).reshape(-1, 4)
+        self.color_start = np.asarray(self.tiles.color_start, np.int64)
+        self.color_sets = np.asarray(self.tiles.color_sets, np.int64)
         self._tile_of_model: dict[int, int] = {}
         for t in range(self.n_tiles - 1, -1, -1):
             self._tile_of_model[int(self.tile_model[t])] = t
@@ -59,8 +59,20 @@ class Base:
         if self._wm is None:
             self._wm = self.lvl.world_mesh(space="file")
             tile_of = np.asarray(self._wm["tile"], np.int64)
-            self._f_start = np.searchsorted(tile_of, np.arange(self.n_tiles + 1))
+            self._face_start = np.searchsorted(tile_of, np.arange(self.n_tiles + 1))
         return self._wm
+
+    @property
+    def face_start(self) -> np.ndarray:
+        """(N+1,) each tile's run of faces in the world mesh."""
+        self.wm
+        return self._face_start
+
+    def tile_bytes(self, t: int) -> bytes:
+        """Tile t's colour bytes (all sets), for comparing tiles."""
+        nv = len(self.models[int(self.tile_model[t])].positions)
+        s = int(self.color_start[t])
+        return self.color_bytes[s:s + max(1, int(self.color_sets[t])) * nv].tobytes()
 
     def has_model(self, m) -> bool:
         return isinstance(m, int) and m in self._tile_of_model
@@ -72,7 +84,7 @@ class Base:
             tri = np.asarray(model.triangles, np.int64).reshape(-1, 3)
             keep = drop_degenerate(tri)
             wm, t = self.wm, self._tile_of_model[m]
-            face = self._f_start[t] + keep
+            face = self.face_start[t] + keep
             ref = RenderRef(convert.to_blender(model.positions),
                             tri[keep].reshape(-1).astype(np.int32),
                             convert.flip_v(np.asarray(wm["uv"], np.float32)[face]).reshape(-1, 2),
@@ -84,9 +96,9 @@ class Base:
     def tile_colors(self, t: int) -> np.ndarray:
         """(sets, V, 4) uint8: tile t's colour bytes in the base level."""
         nv = len(self.models[int(self.tile_model[t])].positions)
-        sets = max(1, int(self._csets[t]))
-        s = self._cstart[t]
-        return self._colors[s:s + sets * nv].reshape(sets, nv, 4)
+        sets = max(1, int(self.color_sets[t]))
+        s = self.color_start[t]
+        return self.color_bytes[s:s + sets * nv].reshape(sets, nv, 4)
 
     def tile_linear(self, t: int, k: int) -> np.ndarray | None:
         """Colour set k of tile t as Blender stores what the import made

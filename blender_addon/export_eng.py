@@ -135,7 +135,7 @@ def patched_level(context, coll, lvl, opts: Options | None = None):
         from .export_zones import zone_edits
         zone_edits(ed, base, scan.zones, call, notes)
     elif scan.tiles or base.n_tiles:
-        plan = TilePlan(ed, base, opts, notes)
+        plan = TilePlan(ed, base, opts, notes, context.evaluated_depsgraph_get())
         try:
             plan.run(scan.tiles, world_matrices(coll.all_objects, scan.tiles), scan.children,
                      call)

@@ -1,12 +1,5 @@
-"""Tile objects (and their collision children) -> edits of the level.
-
-Every tile object is compared with what the import made of its tile: its
-mesh with its model (tile space), its colours with the tile's, its world
-matrix with the tile's placement, its collision children with the model's
-collision. Only what differs becomes an edit (wadkit LevelEdit):
-place_tile, set_geometry, set_colors, set_collision, delete_tile, add_tile.
-Tiles that end up with the same render mesh and the same collision share
-one set_geometry / set_collision call, so a linked mesh stays one model."""
+"""The arguments of tile edits (LevelEdit.set_geometry, set_colors,
+set_collision) built from the Blender mesh they come from."""
 from __future__ import annotations
 
 import numpy as np
@@ -19,10 +12,6 @@ from .import_collision import ATTR_MATERIAL, PROP_COLLISION
 from .import_tiles import ATTR_FLAGS, ATTR_TEXTURE, PROP_MODEL
 from .materials_map import FaceTextures, collision_material_of
 from .mesh_build import linear_to_srgb
-
-ANGLE_EPS = 1e-4        # radians: a turn this close to a tile rotation is that rotation
-MATRIX_EPS = 1e-5       # a 3x3 part this close to a pure turn about z is one
-PLACE_EPS = 1e-6        # Blender units: a location this close to the tile's is the same
 
 
 class TileObject:
@@ -41,26 +30,6 @@ class TileObject:
         return self.tile if self.new_tile is None else self.new_tile
 
 
-def placement(obj: TileObject, base_rotation: int) -> None:
-    """The tile placement an object's world matrix stands for: position =
-    its origin; rotation = the tile's own turned by the nearest multiple
-    of a quarter turn; what the matrix does beyond that (another angle,
-    scale, tilt) is kept in obj.bake to go into the model."""
-    m = obj.matrix
-    a = m[:3, :3]
-    theta = float(np.arctan2(a[1, 0], a[0, 0]))
-    units, off = convert.rotation_units(theta)
-    units = int(units)
-    quarters = round(((units - base_rotation) % convert.ROTATION_UNITS) / convert.QUARTER)
-    rot = (base_rotation + quarters * convert.QUARTER) % convert.ROTATION_UNITS
-    r = convert.z_rotation(convert.rotation_angle(rot))[0]
-    residual = r.T @ a
-    if np.abs(residual - np.eye(3)).max() > MATRIX_EPS:
-        obj.bake = residual
-    obj.position = convert.snap(convert.to_file(m[None, :3, 3].astype(np.float32)))[0]
-    obj.rotation = rot
-
-
 class Meshes:
     """MeshData of each mesh datablock, read once."""
 
@@ -77,28 +46,6 @@ class Meshes:
                 d = MeshData(me, colors=COLOR_ATTRS, ints=(ATTR_TEXTURE, ATTR_FLAGS))
             self._data[k] = d
         return d
-
-
-def same_render(d: MeshData, ref, textures: FaceTextures) -> bool:
-    """The mesh is the model's as imported (bit for bit: the import's floats
-    come back as they went in)."""
-    tex = d.ints.get(ATTR_TEXTURE)
-    return (d.positions.shape == ref.positions.shape
-            and len(d.sizes) == len(ref.texture) and d.triangles_only
-            and np.array_equal(d.corner_vert, ref.corner_vert)
-            and np.array_equal(d.positions, ref.positions)
-            and d.uv is not None and np.array_equal(d.uv, ref.uv)
-            and tex is not None and np.array_equal(tex, ref.texture)
-            and np.array_equal(d.ints.get(ATTR_FLAGS), ref.flags)
-            and textures.all_kept(d))
-
-
-def same_collision(d: MeshData, ref) -> bool:
-    if len(d.sizes) != len(ref.sizes) or not np.array_equal(d.sizes, ref.sizes):
-        return False
-    if not np.array_equal(d.positions[d.corner_vert], ref.corners):
-        return False
-    return np.array_equal(collision_material_of(d), ref.material)
 
 
 def render_arrays(obj_name, d: MeshData, textures: FaceTextures, bake, notes, triangulate):

@@ -32,21 +32,21 @@ class FaceTextures:
 
     def __init__(self):
         self._entries: dict[int, np.ndarray] = {}
-        self._lut = np.zeros(0, np.int64)       # entry -> a material standing for it
+        self.lut = np.zeros(0, np.int64)        # entry -> a material standing for it (pointer)
 
-    def _of(self, mat) -> np.ndarray:
+    def entries_of(self, mat) -> np.ndarray:
         k = 0 if mat is None else mat.as_pointer()
         e = self._entries.get(k)
         if e is None:
             e = np.array(sorted(texture_entries(mat)), np.int64)
             self._entries[k] = e
             if len(e):
-                if e[-1] >= len(self._lut):
+                if e[-1] >= len(self.lut):
                     grown = np.zeros(int(e[-1]) + 1, np.int64)
-                    grown[:len(self._lut)] = self._lut
-                    self._lut = grown
-                free = self._lut[e] == 0
-                self._lut[e[free]] = k
+                    grown[:len(self.lut)] = self.lut
+                    self.lut = grown
+                free = self.lut[e] == 0
+                self.lut[e[free]] = k
         return e
 
     def _kept(self, d) -> np.ndarray:
@@ -56,10 +56,10 @@ class FaceTextures:
         if tex is None:
             return np.zeros(nf, bool)
         mats = d.materials or [None]
-        slots = [self._of(m) for m in mats]
+        slots = [self.entries_of(m) for m in mats]
         ptr = np.array([0 if m is None else m.as_pointer() for m in mats], np.int64)
         mi = np.clip(d.material_index, 0, len(slots) - 1)
-        lut = self._lut
+        lut = self.lut
         inside = (tex >= 0) & (tex < len(lut))
         ok = inside & (lut[np.where(inside, tex, 0)] == ptr[mi])
         if ok.all():
@@ -85,7 +85,7 @@ class FaceTextures:
         mats = d.materials or [None]
         mi = np.clip(d.material_index, 0, len(mats) - 1)
         for s in np.unique(mi[~kept]).tolist():
-            e = self._of(mats[s])
+            e = self.entries_of(mats[s])
             sel = (mi == s) & ~kept
             if len(e):
                 out[sel] = e[0]
