@@ -89,16 +89,22 @@ def export_eng(context, out_path: str, *, base_path: str | None = None,
     if not base_file:
         raise ExportError("no base level: set the base path")
     lvl = wadkit.eng.open(base_file)
-    new, how, notes = patched_level(context, coll, lvl, opts)
-    if new is None:
-        lvl.save(out_path)
-    else:
-        new.save(out_path)
-    return how, notes
+    p = patched_level(context, coll, lvl, opts)
+    p.level.save(out_path)
+    return p.how, p.notes
 
 
-def patched_level(context, coll, lvl, opts: Options | None = None):
-    """(the edited level or None when nothing changed, summary, notes)."""
+@dataclass
+class Patched:
+    level: object           # the edited level, or the base level when nothing changed
+    changed: bool
+    how: str                # "unchanged" or a summary of the edits
+    notes: list
+    objects: dict           # tile of `level` -> the name of the object it came from
+
+
+def patched_level(context, coll, lvl, opts: Options | None = None) -> Patched:
+    """The base level with the scene's edits applied (not written)."""
     opts = opts or Options()
     base = Base(lvl)
     scan = _Scan(coll, base.n_tiles)
@@ -155,11 +161,13 @@ def patched_level(context, coll, lvl, opts: Options | None = None):
         for ob, m in zip(scan.new, mats):
             try:
                 added += add_new_object(ed, ob, m, scan.children.get(ob.as_pointer(), []),
-                                        textures, meshes, opts, notes, call, deps)
+                                        textures, meshes, opts, notes, call, deps,
+                                        names_of_tile)
             except ValueError as e:
                 raise ExportError(str(e)) from e
+    by_tile = dict(names_of_tile)
     if not calls:
-        return None, "unchanged", notes
+        return Patched(lvl, False, "unchanged", notes, by_tile)
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always", wadkit.WadWarning)
         try:
@@ -173,9 +181,12 @@ def patched_level(context, coll, lvl, opts: Options | None = None):
     if rep.get("uv_fitted"):
         notes.append(f"{rep['uv_fitted']} edited faces had UVs fitted to texture "
                      f"rectangles (largest error {rep['uv_max_error']:.2f} texels)")
+    index = rep.get("tile_index")
+    objects = {int(index[t]): n for t, n in by_tile.items()
+               if index is not None and 0 <= t < len(index) and index[t] >= 0}
     if rep["unchanged"]:
-        return None, "unchanged", notes
-    return new, _summary(plan, rep, added), notes
+        return Patched(lvl, False, "unchanged", notes, by_tile)
+    return Patched(new, True, _summary(plan, rep, added), notes, objects)
 
 
 def _summary(plan, rep, added: int) -> str:

@@ -20,8 +20,9 @@ def _mesh_of(ob, depsgraph):
 
 
 def add_new_object(ed, ob, matrix, children, textures, meshes, opts, notes, call,
-                   depsgraph) -> int:
-    """One new object through ed.add_mesh; returns the tiles it made."""
+                   depsgraph, tile_names: dict) -> int:
+    """One new object through ed.add_mesh; returns the tiles it made (and
+    names them in tile_names: edit tile -> object name)."""
     me, done = _mesh_of(ob, depsgraph)
     try:
         d = MeshData(me, colors=COLOR_ATTRS + _active_color(me), ints=(ATTR_TEXTURE,))
@@ -58,6 +59,8 @@ def add_new_object(ed, ob, matrix, children, textures, meshes, opts, notes, call
                        collision=coll, zones=opts.zones, name=ob.name)
             coll = "faces" if coll == "faces" else None     # collision once
             made += int(out["tiles"])
+            first = int(out["first_tile"])
+            tile_names.update({t: ob.name for t in range(first, first + int(out["tiles"]))})
             if out.get("uv_inexact"):
                 notes.append(f"object {ob.name!r}: {out['uv_inexact']} triangles have UVs "
                              "that are not half a texture rectangle; fitted to the nearest")

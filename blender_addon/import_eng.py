@@ -88,8 +88,11 @@ class _Materials:
             else:
                 name = f"{self.level} page {k.page:02d} b{k.blend}"
             self.by_key[k] = len(self.by_index)
+            # a page the level lacks: drawn white (a flat colour)
+            shown = k if img is not None or k.flat is not None else k._replace(
+                flat=(255, 255, 255))
             mat = self.created.add("materials", materials.make_material(
-                name, k, img, self.vertex_colors))
+                name, shown, img, self.vertex_colors))
             mat[PROP_ENTRIES] = self.entries.get(k, [])
             self.by_index.append(mat)
         return self.by_key[k]
