@@ -144,9 +144,10 @@ def collision_changes(base, meshes):
 
 
 def ground_materials(b: Batch) -> np.ndarray:
-    """(F,) ground material of every face: its material's (a ground
-    material the import made), else the wadkit_material attribute, else 0."""
-    attr, _ = b.ints[ATTR_MATERIAL]
+    """(F,) ground material of every face, as collision_material_of takes
+    it: the wadkit_material attribute, else the face's ground material,
+    else 0."""
+    attr, has = b.ints[ATTR_MATERIAL]
     nslots = np.array([len(m) for m in b.materials], np.int64)
     slot_start = np.concatenate([[0], np.cumsum(nslots)])
     ground = [m.get(PROP_GROUND) if m is not None else None for ms in b.materials for m in ms]
@@ -154,7 +155,7 @@ def ground_materials(b: Batch) -> np.ndarray:
     g_face = np.repeat(np.arange(len(b)), np.diff(b.f_start))
     mi = np.clip(b.material_index, 0, np.maximum(nslots[g_face] - 1, 0))
     gm = np.where(nslots[g_face] > 0, lut[slot_start[g_face] + mi], -1)
-    return np.where(gm >= 0, gm, attr).astype(np.int32)
+    return np.where(has[g_face], attr, np.maximum(gm, 0)).astype(np.int32)
 
 
 def placements(matrices: np.ndarray, base_rotation: np.ndarray):

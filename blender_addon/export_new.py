@@ -84,7 +84,7 @@ def _collision_of(ob, ch, meshes, opts, notes):
     else its own faces when the user asks, else none (said so)."""
     if ch:
         return collision_arrays(ch, meshes, np.array(ob.matrix_world, np.float64),
-                                opts.triangulate, world=True)
+                                opts.triangulate, world=True, notes=notes)
     if opts.floors_from_faces:
         return "faces"
     notes.append(f"object {ob.name!r} has no collision object (a child named "

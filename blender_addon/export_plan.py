@@ -213,6 +213,7 @@ class TilePlan:
             if ck[0] != "keep" and ck != ("base", model_now):
                 _, _, ch, _ = state[id(first)]
                 outer = None if first.bake is None else as4(first.bake)
-                pos, poly, mat = collision_arrays(ch, self.meshes, outer, opts.triangulate)
+                pos, poly, mat = collision_arrays(ch, self.meshes, outer, opts.triangulate,
+                                                  notes=self.notes)
                 call(ed.set_collision, label, tiles, pos, poly, mat, name=first.name)
                 self.count["collision"] += len(members)

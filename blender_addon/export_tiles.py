@@ -94,7 +94,7 @@ def as4(m3) -> np.ndarray:
 
 
 def collision_arrays(children, meshes: Meshes, outer, triangulate: bool,
-                     world: bool = False):
+                     world: bool = False, notes=None):
     """set_collision arguments from collision children, each through its
     transform relative to its parent and then `outer` (4x4 or None):
     positions (V,3) file space, polygons (P,4) (-1 pads a triangle),
@@ -105,7 +105,7 @@ def collision_arrays(children, meshes: Meshes, outer, triangulate: bool,
         d = meshes.get(ch.data, collision=True)
         m = local_matrix(ch) if outer is None else outer @ local_matrix(ch)
         p = d.positions.astype(np.float64) @ m[:3, :3].T + m[:3, 3]
-        mat = collision_material_of(d)
+        mat = collision_material_of(d, ch.name, notes)
         small = d.sizes <= 4
         if not small.all() and not triangulate:
             raise ValueError(f"{ch.name}: collision faces need 3 or 4 corners; "

@@ -98,16 +98,25 @@ class FaceTextures:
         return out
 
 
-def collision_material_of(d) -> np.ndarray:
-    """(F,) ground material of every collision face: its material's (a
-    ground material the import made), else the wadkit_material attribute,
-    else 0."""
+def collision_material_of(d, obj_name: str | None = None, notes=None) -> np.ndarray:
+    """(F,) ground material of every collision face: the wadkit_material
+    attribute (set it with Mesh > Set Attribute), else the face's material
+    when it is a ground material the import made, else 0. Faces whose
+    ground material (slot) says otherwise than the attribute are named in
+    notes."""
     nf = len(d.sizes)
     attr = d.ints.get(ATTR_MATERIAL)
-    out = np.zeros(nf, np.int32) if attr is None else attr.astype(np.int32)
     ground = [m.get(PROP_GROUND) if m is not None else None for m in d.materials]
-    if not any(isinstance(g, int) for g in ground):
-        return out
-    lut = np.array([g if isinstance(g, int) else -1 for g in ground], np.int32)
-    g = lut[np.clip(d.material_index, 0, len(lut) - 1)]
-    return np.where(g >= 0, g, out).astype(np.int32)
+    lut = np.array([g if isinstance(g, int) else -1 for g in ground] + [-1], np.int32)
+    slot = np.where(len(ground) > 0, np.clip(d.material_index, 0, max(len(ground) - 1, 0)),
+                    len(ground))
+    by_mat = lut[slot] if nf else np.zeros(0, np.int32)
+    if attr is None:
+        return np.where(by_mat >= 0, by_mat, 0).astype(np.int32)
+    if notes is not None:
+        odd = (by_mat >= 0) & (by_mat != attr)
+        if odd.any():
+            notes.append(f"collision object {obj_name!r}: {int(odd.sum())} faces have a "
+                         "ground material other than their wadkit_material attribute; "
+                         "the attribute was used (set it with Mesh > Set Attribute)")
+    return attr.astype(np.int32)
