@@ -462,3 +462,78 @@ def test_uvs_off_the_rectangle_are_fitted_and_counted():
     assert new.edit_report["uv_fitted"] == 1
     wm = new.world_mesh()
     np.testing.assert_allclose(wm["uv"][wm["tile"] == tile], uv, atol=0.5 / 256)
+
+
+def test_single_vertex_edit_on_the_demo_sample():
+    """The issue's acceptance on wadkit's demo level: only that model's bytes
+    change (plus the WAD's length fields), tiles untouched."""
+    import wadkit.samples
+    lvl = wadkit.samples.eng_level()
+    src = lvl.to_bytes()
+    t = lvl.tiles
+    tile = next(k for k in range(400, len(t)) if len(lvl.models[t.model[k]].triangles))
+    pos, tri, uv, tex, flags = tile_geometry(lvl, tile)
+    pos[0, 1] += 0.25
+    ed = lvl.edit()
+    ed.set_geometry(tile, pos, tri, uv, tex, face_flags=flags, name="Tile")
+    new = ed.apply()
+    data = new.to_bytes()
+    assert len(data) < 1.01 * len(src)
+    assert new.edit_report["models_rewritten"] == [int(t.model[tile])]
+    np.testing.assert_array_equal(new.tiles.model, t.model)
+    np.testing.assert_array_equal(new.tiles.rotation, t.rotation)
+    np.testing.assert_array_equal(new.tiles.b, t.b)
+    old, now = payloads(src), payloads(data)
+    assert [k for k in old if old[k] != now[k]] == ["TRAK"]
+    h, a, b = trak_model_span(old["TRAK"], int(t.model[tile]))
+    ha, aa, ba = trak_model_span(now["TRAK"], int(t.model[tile]))
+    assert (h, a) == (ha, aa)
+    diff = np.flatnonzero(np.frombuffer(old["TRAK"][:len(now["TRAK"])], np.uint8)
+                          != np.frombuffer(now["TRAK"][:len(old["TRAK"])], np.uint8))
+    assert len(diff) and all(h <= i < h + 0x84 or a <= i < ba for i in diff)
+    assert now["TRAK"][ba:] == old["TRAK"][b:]
+
+
+def test_threads_share_one_edit_safely():
+    """Calls on one edit from several threads (each runs without the GIL,
+    under the edit's lock): every call lands, the result parses."""
+    import threading
+    lvl, wad, facts = level()
+    ed = lvl.edit()
+    tiles = [k for k in range(facts["tiles"]) if lvl.tiles.model[k] > 0][:8]
+    errors = []
+
+    def work(k, tile):
+        try:
+            for r in range(20):
+                ed.place_tile(tile, (1.5 + k % 4, 0.25 * r, 1.5 + k // 4), 1024 * (r % 4))
+                ed.apply()
+        except Exception as exc:        # pragma: no cover - reported below
+            errors.append(exc)
+
+    threads = [threading.Thread(target=work, args=(k, t)) for k, t in enumerate(tiles)]
+    for th in threads:
+        th.start()
+    for th in threads:
+        th.join()
+    assert not errors
+    new = ed.apply()
+    for k, t in enumerate(tiles):
+        np.testing.assert_allclose(new.tiles.position[t], (1.5 + k % 4, 4.75, 1.5 + k // 4))
+        assert new.tiles.rotation[t] == 3072
+
+
+def test_batch_bit_every_page_change_and_256_faces():
+    lvl, wad, facts = level()
+    tile, m = own_tile(lvl)
+    n = 600
+    rng = np.random.default_rng(2)
+    pos = rng.uniform(-0.4, 0.4, (n + 2, 3)).astype(np.float32)
+    tri = np.stack([np.arange(n), np.arange(n) + 1, np.arange(n) + 2], 1).astype(np.uint32)
+    uv = np.tile(np.float32([[0.25, 0.25], [0, 0], [0, 0.25]]), (n, 1, 1))
+    tex = np.zeros(n, np.int32)
+    tex[400:] = 1                                 # page 1 from face 400 on
+    ed = lvl.edit()
+    ed.set_geometry(tile, pos, tri, uv, tex)
+    flags = ed.apply().models[m].face_flags
+    assert np.flatnonzero(flags & 0x8).tolist() == [0, 256, 400]

@@ -90,6 +90,19 @@ def _colors(c, op, what="colors"):
     return np.ascontiguousarray(a, dtype=np.uint8)
 
 
+def _polygons(value, name, op):
+    """(P, 3) or (P, 4) corner indices -> (P, 4) int32, -1 padding triangles."""
+    q = np.asarray(value)
+    if q.ndim != 2 or q.shape[1] not in (3, 4):
+        raise ValueError(f"{op}: {name} must have shape (n, 3) or (n, 4), not {q.shape}")
+    if q.shape[1] == 3:
+        q = np.hstack([q, np.full((len(q), 1), -1)])
+    q = _array(q, np.int32, (4,), name, op, integer=True, lo=-1, hi=2 ** 31 - 1)
+    if len(q) and (q[:, :3] < 0).any():
+        raise ValueError(f"{op}: {name}: only the 4th corner may be -1")
+    return q
+
+
 def _position(p, op):
     p = np.asarray(p, dtype=np.float64)
     if p.shape != (3,) or not np.all(np.isfinite(p)):
@@ -126,7 +139,9 @@ class LevelEdit:
         map_ = level.chunk("MAP")
         base = {t: level.chunks[level._index(t)].offset + 8 for t in ("TRAK", "MAP")}
         table = level._own_texture_table()
-        self._core = _core.EngEdit(level.flags, trak, base["TRAK"], map_, base["MAP"],
+        wfpc = struct.unpack_from("<I", level.chunk("WFPC"))[0] \
+            if "WFPC" in level and len(level.chunk("WFPC")) >= 4 else 0
+        self._core = _core.EngEdit(wfpc, trak, base["TRAK"], map_, base["MAP"],
                                    table, table is not None)
         self._edits: list[dict] = []
 
@@ -228,16 +243,7 @@ class LevelEdit:
         op = "set_collision"
         t = _tiles(tiles, op)
         pos = _array(positions, np.float32, (3,), "positions", op)
-        poly = np.asarray(polygons)
-        if poly.ndim != 2 or poly.shape[1] not in (3, 4):
-            raise ValueError(f"{op}: polygons must have shape (n, 3) or (n, 4), "
-                             f"not {poly.shape}")
-        if poly.shape[1] == 3:
-            poly = np.hstack([poly, np.full((len(poly), 1), -1)])
-        poly = _array(poly, np.int32, (4,), "polygons", op, integer=True, lo=-1,
-                      hi=2 ** 31 - 1)
-        if len(poly) and (poly[:, :3] < 0).any():
-            raise ValueError(f"{op}: polygons: only the 4th corner may be -1")
+        poly = _polygons(polygons, "polygons", op)
         mat = None if material is None else _array(
             material, np.uint8, (), "material", op, integer=True, lo=0, hi=255)
         if mat is not None and len(mat) != len(poly):
@@ -261,7 +267,13 @@ class LevelEdit:
                    name: str | None = None) -> None:
         """Move and turn a tile: position file space, rotation 0..4095 about
         +y (4096 = a full turn). The tile keeps its model (and collision,
-        which moves with it)."""
+        which moves with it). The originals only use quarter turns (0, 1024,
+        2048, 3072); other angles are written, but the engine turns the
+        floor test's probe with its own sine table, which we do not have
+        [assumed round(4096·sin)], so bake other turns into the model with
+        set_geometry instead. The position must put the tile in the grid by
+        the loader's rule (x, z in (−0.5, W + 0.5)), each coordinate within
+        ±4096."""
         op = "place_tile"
         tile = _index(tile, "tile", op)
         self._core.place_tile(tile, _position(position, op), _rotation(rotation, op),
@@ -339,14 +351,7 @@ class LevelEdit:
                 raise ValueError(f"{op}: collision must be (positions, polygons, "
                                  "material)") from None
             cpos = _array(cp, np.float32, (3,), "collision positions", op)
-            cq = np.asarray(cq)
-            if cq.ndim != 2 or cq.shape[1] not in (3, 4):
-                raise ValueError(f"{op}: collision polygons must have shape (n, 3) "
-                                 f"or (n, 4), not {cq.shape}")
-            if cq.shape[1] == 3:
-                cq = np.hstack([cq, np.full((len(cq), 1), -1)])
-            cpoly = _array(cq, np.int32, (4,), "collision polygons", op, integer=True,
-                           lo=-1, hi=2 ** 31 - 1)
+            cpoly = _polygons(cq, "collision polygons", op)
             cmat = None if cm is None else _array(
                 cm, np.uint8, (), "collision material", op, integer=True, lo=0, hi=255)
         if collision is None:
@@ -371,7 +376,8 @@ class LevelEdit:
     def apply(self):
         """The edited level: a new Level, re-parsed and checked, with
         .edit_report (see docs/formats/eng.md "Editing a level in place"):
-        unchanged (the bytes are the source's), models_rewritten,
+        unchanged (the bytes are the source's), chunks_changed (tags
+        whose payload differs from the source's), models_rewritten,
         models_added, tiles_added, tiles_deleted, tiles_moved, tile_index,
         uv_fitted, uv_max_error, new_texture_entries, spill_tiles,
         spill_records, edits (one dict per call, with its name), warnings.
@@ -379,15 +385,18 @@ class LevelEdit:
         lvl = self._level
         out = self._core.build()
         replaced = dict(lvl._replaced)
-        for tag, payload in (("TRAK", out["trak"]), ("MAP", out["map"])):
-            if payload != lvl.chunk(tag):
-                replaced[lvl._index(tag)] = payload
+        changed = []
+        for tag in ("TRAK", "MAP"):
+            if not out[tag.lower() + "_same"]:   # compared in C (memcmp)
+                replaced[lvl._index(tag)] = out[tag.lower()]
+                changed.append(tag)
         if out["new_entries"]:
             replaced[lvl._index("TEXT")] = lvl._text_with_entries(out["new_entries"])
+            changed.append("TEXT")
         data = lvl._wad.build(replaced or None)
         new = type(lvl)(_core.EngWad(data), None)
         self._verify(new, out)
-        report = self._report(lvl, new, out, data)
+        report = self._report(out, changed)
         for w in report["warnings"]:
             warnings.warn(w, _core.WadWarning, stacklevel=2)
         new.edit_report = report
@@ -406,10 +415,8 @@ class LevelEdit:
                                  f"{n_models} models / {n_tiles} tiles, built "
                                  f"{out['models']} / {out['tiles']}")
 
-    def _report(self, lvl, new, out, data) -> dict:
+    def _report(self, out, changed) -> dict:
         edits = self._edits
-        src = memoryview(lvl._wad) if not lvl._replaced else lvl.to_bytes()
-        unchanged = len(src) == len(data) and src == data
         def tiles_of(op):
             return sorted({t for e in edits if e["op"] == op for t in e["tiles"]})
         fits = [e for e in edits if e["op"] == "set_geometry"]
@@ -418,7 +425,8 @@ class LevelEdit:
             warn += e["warnings"]
         n_base = out["base_models"]
         return {
-            "unchanged": unchanged,
+            "unchanged": not changed,
+            "chunks_changed": changed,
             "models_rewritten": [int(m) for m in out["models_rewritten"]],
             "models_added": list(range(n_base, out["models"])),
             "tiles_added": tiles_of("add_tile") + tiles_of("add_mesh"),

@@ -4,6 +4,7 @@
     lvl.chunks            # [Chunk(tag='INFO', offset=4, size=4), ...]
     lvl.chunk("TRAK")     # zero-copy memoryview of the payload
     lvl.save("copy.wad")  # byte-identical when nothing changed; atomic
+    ed = lvl.edit()       # patch tiles and models in place (wadkit/_eng_edit.py)
 """
 from __future__ import annotations
 

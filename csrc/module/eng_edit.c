@@ -495,9 +495,12 @@ build_result (WkEngEditOut *out)
   PyObject *r = NULL;
   if (index && rewritten && warn)
     {
-      memcpy (PyArray_DATA ((PyArrayObject *) index), out->tile_index->data, 4 * (gsize) n);
-      memcpy (PyArray_DATA ((PyArrayObject *) rewritten), out->rewritten->data,
-              4 * (gsize) nr);
+      if (n)
+        memcpy (PyArray_DATA ((PyArrayObject *) index), out->tile_index->data,
+                4 * (gsize) n);
+      if (nr)
+        memcpy (PyArray_DATA ((PyArrayObject *) rewritten), out->rewritten->data,
+                4 * (gsize) nr);
       gboolean ok = TRUE;
       for (guint i = 0; ok && i < out->warnings->len; i++)
         {
@@ -506,8 +509,10 @@ build_result (WkEngEditOut *out)
           Py_XDECREF (w);
         }
       if (ok)
-        r = Py_BuildValue ("{s:y#,s:y#,s:y#,s:O,s:O,s:I,s:I,s:I,s:I,s:I,s:O}",
+        r = Py_BuildValue ("{s:y#,s:y#,s:O,s:O,s:y#,s:O,s:O,s:I,s:I,s:I,s:I,s:I,s:O}",
                            "trak", td, (Py_ssize_t) ts, "map", md, (Py_ssize_t) ms,
+                           "trak_same", out->trak_same ? Py_True : Py_False,
+                           "map_same", out->map_same ? Py_True : Py_False,
                            "new_entries", entries->len ? (const char *) entries->data : "",
                            (Py_ssize_t) entries->len,
                            "tile_index", index, "models_rewritten", rewritten,

@@ -37,6 +37,8 @@ wk_eng_edit_free (WkEngEdit *e)
     wk_eng_tex_fit_clear (&e->fit);
   g_free (e->entries);
   g_clear_pointer (&e->warnings, g_ptr_array_unref);
+  g_clear_pointer (&e->trak_src, g_bytes_unref);
+  g_clear_pointer (&e->map_src, g_bytes_unref);
   g_free (e);
 }
 
@@ -47,6 +49,8 @@ wk_eng_edit_new (GBytes *trak, gint64 trak_base, GBytes *map, gint64 map_base,
 {
   g_autoptr (WkEngEdit) e = g_new0 (WkEngEdit, 1);
   e->warnings = g_ptr_array_new_with_free_func (g_free);
+  e->trak_src = g_bytes_ref (trak);
+  e->map_src = g_bytes_ref (map);
   e->base_models = wk_eng_trak_parse_bytes (trak, trak_base, error);
   if (e->base_models == NULL)
     return NULL;
@@ -73,7 +77,8 @@ wk_eng_edit_new (GBytes *trak, gint64 trak_base, GBytes *map, gint64 map_base,
       g_array_append_val (e->tiles, t);
     }
   e->swaps = g_new (WkEngSwap, mp->n_swaps + 1);
-  memcpy (e->swaps, mp->swaps, sizeof (WkEngSwap) * mp->n_swaps);
+  if (mp->n_swaps)
+    memcpy (e->swaps, mp->swaps, sizeof (WkEngSwap) * mp->n_swaps);
   if (entries != NULL)
     {
       e->entries = g_new (WkEngTexEntry, n_entries + 1);

@@ -139,6 +139,7 @@ gboolean wk_eng_edit_flat_entry (WkEngEdit *e, const guint8 rgb[3], guint *index
 
 typedef struct {
   GBytes *trak, *map;
+  gboolean trak_same, map_same; /* byte-identical to the source payloads */
   GArray *new_entries;        /* WkEngTexEntry to append to the table */
   GArray *tile_index;         /* gint32 per edit tile: its new index, -1 deleted */
   GArray *rewritten;          /* guint32 source model indices rewritten */

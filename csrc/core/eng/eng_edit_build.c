@@ -129,7 +129,8 @@ spill_model (const Spill *s, GError **error)
   m->coll = g_malloc (n + 1);
   for (int g = 0; g < 3; g++)
     {
-      memcpy (m->coll + 32 * (gsize) m->n_coll, s->rec[g]->data, s->rec[g]->len);
+      if (s->rec[g]->len)
+        memcpy (m->coll + 32 * (gsize) m->n_coll, s->rec[g]->data, s->rec[g]->len);
       m->coll_groups[g] = (guint16) MIN (s->rec[g]->len / 32, G_MAXUINT16);
       m->n_coll += s->rec[g]->len / 32;
     }
@@ -317,6 +318,8 @@ wk_eng_edit_build (const WkEngEdit *e, GError **error)
   out->trak = wk_eng_trak_build (models, error);
   if (out->trak == NULL)
     return NULL;
+  out->trak_same = g_bytes_equal (out->trak, e->trak_src);
+  out->map_same = g_bytes_equal (out->map, e->map_src);
   out->n_tiles = m.n;
   out->n_models = models->len;
   out->new_entries = g_array_copy (e->fit.new_entries);

@@ -594,15 +594,21 @@ collision_records (const WkEngModel *ref, const GArray *ref_spill,
   WkEngModel copy = *ref;
   copy.backing = NULL;
   *m = copy;              /* header and counts; the arrays are copied below */
-  m->verts = g_memdup2 (ref->verts, (gsize) ref->n_verts * 24 + 1);
-  m->faces = g_memdup2 (ref->faces, (gsize) ref->n_faces * 28 + 1);
+  /* one spare element: an empty array is not a NULL pointer */
+  m->verts = g_new (gfloat, (gsize) ref->n_verts * 6 + 1);
+  m->faces = g_new (WkEngFace, (gsize) ref->n_faces + 1);
+  if (ref->n_verts)
+    memcpy (m->verts, ref->verts, (gsize) ref->n_verts * 24);
+  if (ref->n_faces)
+    memcpy (m->faces, ref->faces, (gsize) ref->n_faces * 28);
   m->bone_counts = NULL;
   m->offset = m->faces_offset = -1;
   m->n_coll = 0;
   m->coll = g_malloc ((gsize) (group[0]->len + group[1]->len + group[2]->len) + 1);
   for (int g = 0; g < 3; g++)
     {
-      memcpy (m->coll + 32 * (gsize) m->n_coll, group[g]->data, group[g]->len);
+      if (group[g]->len)
+        memcpy (m->coll + 32 * (gsize) m->n_coll, group[g]->data, group[g]->len);
       m->coll_groups[g] = (guint16) (group[g]->len / 32);
       m->n_coll += group[g]->len / 32;
       res->groups[g] = m->coll_groups[g];

@@ -35,6 +35,7 @@ typedef struct {
 } WkEngEditTile;
 
 struct _WkEngEdit {
+  GBytes *trak_src, *map_src; /* the source payloads */
   GPtrArray *base_models;     /* WkEngModel, owning (views into trak) */
   WkEngMap *map;              /* the source MAP (views into map) */
   GArray *models;             /* WkEngEditModel, index = model index */
