@@ -58,9 +58,9 @@ def add_new_object(ed, ob, matrix, children, textures, meshes, opts, notes, call
                        color=None if col is None else col[sel],
                        collision=coll, zones=opts.zones, name=ob.name)
             coll = "faces" if coll == "faces" else None     # collision once
-            made += int(out["tiles"])
+            made += int(out["n_tiles"])
             first = int(out["first_tile"])
-            tile_names.update({t: ob.name for t in range(first, first + int(out["tiles"]))})
+            tile_names.update({t: ob.name for t in range(first, first + int(out["n_tiles"]))})
             if out.get("uv_inexact"):
                 notes.append(f"object {ob.name!r}: {out['uv_inexact']} triangles have UVs "
                              "that are not half a texture rectangle; fitted to the nearest")

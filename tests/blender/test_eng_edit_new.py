@@ -146,7 +146,7 @@ def test_over_8000_vertices_is_refused_naming_the_object(scene, terr, tmp_path):
     ob = tile_object("terr", own_tile(src))
     bm = bmesh.new()
     bm.from_mesh(ob.data)
-    bmesh.ops.subdivide_edges(bm, edges=bm.edges[:], cuts=20, use_grid_fill=True)
+    bmesh.ops.subdivide_edges(bm, edges=bm.edges[:], cuts=22, use_grid_fill=True)
     bmesh.ops.triangulate(bm, faces=bm.faces[:])
     bm.to_mesh(ob.data)
     bm.free()
