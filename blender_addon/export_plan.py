@@ -217,3 +217,10 @@ class TilePlan:
                                                   notes=self.notes)
                 call(ed.set_collision, label, tiles, pos, poly, mat, name=first.name)
                 self.count["collision"] += len(members)
+                if model_now < len(base.models):
+                    lost = base.collision_ref(model_now).left_out
+                    if lost:
+                        self.notes.append(
+                            f"{label}: {lost} collision record(s) of model {model_now} "
+                            "had no corners (not in the scene) and are dropped with the "
+                            "new collision")

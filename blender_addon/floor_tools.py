@@ -46,7 +46,7 @@ class WADKIT_OT_floor_at_cursor(bpy.types.Operator):
             name = objects.get(int(hit["tile"]), f"tile {hit['tile']}")
             st.result = (f"height {hit['height']:.4f}, {name}, "
                          f"polygon {hit['polygon']}, material 0x{hit['material']:02x}")
-            _select_faces(coll, [(name, (float(x), float(hit["height"]), float(z)))])
+            _select_faces(coll, [(name, _corners(lvl, hit["tile"], hit["polygon"]))])
         self.report({"INFO"}, st.result)
         return {"FINISHED"}
 
@@ -60,7 +60,7 @@ class WADKIT_OT_select_needles(bpy.types.Operator):
         try:
             coll, lvl, objects = _level(context)
             needles = lvl.needles()
-            found = [(objects.get(int(n.tile), ""), (n.point[0], n.height, n.point[2]))
+            found = [(objects.get(int(n.tile), ""), _corners(lvl, n.tile, n.polygon))
                      for n in needles]
         except Exception as e:          # noqa: BLE001
             self.report({"ERROR"}, str(e))
@@ -71,32 +71,39 @@ class WADKIT_OT_select_needles(bpy.types.Operator):
         return {"FINISHED"}
 
 
+def _corners(lvl, tile: int, polygon: int) -> np.ndarray:
+    """Tile-local file-space corners of collision record `polygon` of a
+    tile's model, as the level holds it."""
+    c = lvl.models[int(lvl.tiles.model[int(tile)])].collision
+    return np.asarray(c["corners"][int(polygon)][:int(c["n_corners"][int(polygon)])])
+
+
 def _select_faces(coll, hits) -> int:
     """Select, in the collision children of the named tile objects, the
-    face under each hit point (file space): the face whose triangle the
-    point lies on (within 2 cm; the records' corners are rounded). Every
-    other collision face is deselected. Returns how many faces were
-    selected."""
+    face that stands for each hit record (corners (n,3) tile-local file
+    space): the face whose corners, in tile space, are within 1 cm of the
+    record's (which the encoder rounds). Every other collision face is
+    deselected. Returns how many faces were selected."""
+    from .export_read import local_matrix
     from .export_tiles import is_collision
     wanted: dict[str, list] = {}
-    for name, point in hits:
-        wanted.setdefault(name, []).append(point)
+    for name, corners in hits:
+        wanted.setdefault(name, []).append(convert.to_blender(corners).astype(np.float64))
     selected = {}
     for ob in coll.all_objects:
         if not is_collision(ob) or ob.parent is None:
             continue
         me = ob.data
         sel = selected.setdefault(me.as_pointer(), (me, np.zeros(len(me.polygons), bool)))[1]
-        points = wanted.get(ob.parent.name)
-        if not points:
+        records = wanted.get(ob.parent.name)
+        if not records:
             continue
-        from .export_read import local_matrix
-        # from the parent (an excluded Collision collection is not evaluated)
-        world = np.array(ob.parent.matrix_world, np.float64) @ local_matrix(ob)
-        local = convert.to_blender(np.array(points, np.float32)).astype(np.float64)
-        local = (local - world[:3, 3]) @ np.linalg.inv(world[:3, :3]).T
-        for p in local:
-            f = _face_at(me, p)
+        m = local_matrix(ob)
+        co = np.empty(3 * len(me.vertices), np.float32)
+        me.vertices.foreach_get("co", co)
+        co = co.reshape(-1, 3).astype(np.float64) @ m[:3, :3].T + m[:3, 3]
+        for rec in records:
+            f = _face_of(me, co, rec)
             if f is not None:
                 sel[f] = True
     count = 0
@@ -106,49 +113,19 @@ def _select_faces(coll, hits) -> int:
     return count
 
 
-def _face_at(me, p, tol: float = 0.02):
-    """The face of mesh me whose triangle is nearest to point p (mesh
-    space), if nearer than tol."""
-    me.calc_loop_triangles()
-    n = len(me.loop_triangles)
-    if not n:
-        return None
-    vi = np.empty(3 * n, np.int32)
-    me.loop_triangles.foreach_get("vertices", vi)
-    face = np.empty(n, np.int32)
-    me.loop_triangles.foreach_get("polygon_index", face)
-    co = np.empty(3 * len(me.vertices), np.float32)
-    me.vertices.foreach_get("co", co)
-    t = co.reshape(-1, 3)[vi.reshape(-1, 3)].astype(np.float64)
-    d = np.array([_point_triangle(p, *tri) for tri in t])
-    k = int(np.argmin(d))
-    return int(face[k]) if d[k] <= tol else None
-
-
-def _point_triangle(p, a, b, c) -> float:
-    """Distance from p to triangle abc."""
-    ab, ac, ap = b - a, c - a, p - a
-    n = np.cross(ab, ac)
-    nn = float(n @ n)
-    if nn == 0:
-        return np.inf
-    q = p - (ap @ n) / nn * n                   # p in the triangle's plane
-    # barycentric of q
-    v0, v1, v2 = ab, ac, q - a
-    d00, d01, d11 = v0 @ v0, v0 @ v1, v1 @ v1
-    d20, d21 = v2 @ v0, v2 @ v1
-    den = d00 * d11 - d01 * d01
-    v = (d11 * d20 - d01 * d21) / den
-    w = (d00 * d21 - d01 * d20) / den
-    if v >= 0 and w >= 0 and v + w <= 1:
-        return float(np.linalg.norm(p - q))
-    # nearest point on the edges
-    best = np.inf
-    for s, e in ((a, b), (b, c), (c, a)):
-        se = e - s
-        k = np.clip(((p - s) @ se) / (se @ se), 0, 1)
-        best = min(best, float(np.linalg.norm(p - (s + k * se))))
-    return best
+def _face_of(me, co, rec, tol: float = 0.01):
+    """The face with rec's corners (any start, same order), or None."""
+    n = len(rec)
+    best, found = tol, None
+    for p in me.polygons:
+        if p.loop_total != n:
+            continue
+        pts = co[list(p.vertices)]
+        for k in range(n):
+            d = float(np.abs(np.roll(pts, -k, axis=0) - rec).max())
+            if d < best:
+                best, found = d, p.index
+    return found
 
 
 class WADKIT_PT_floor(bpy.types.Panel):
