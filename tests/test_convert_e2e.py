@@ -202,8 +202,13 @@ def test_info_counts(write):
     assert c["triangles"] == int(faces[np.asarray(lvl.tiles.model)].sum())
     assert c["objects"] == 2 and c["pages"] == 0 and c["textures"] == 64
     assert "errors" not in c
+    # tiles with faces: the tiles the world mesh (and so a converted world's
+    # nodes, and the demo's line) has, counted from the mesh itself
+    assert c["tiles_with_faces"] == len(np.unique(lvl.world_mesh()["tile"]))
+    assert c["tiles_with_faces"] < c["tiles"]
     text = run("info", path).stdout
-    assert "counts: models 300, objects 2, tiles 1400, grid 64x64" in text
+    assert (f"counts: models 300, objects 2, tiles 1400 ({c['tiles_with_faces']} "
+            "with faces), grid 64x64") in text
 
 
 def test_info_counts_of_a_damaged_level(write):
