@@ -291,3 +291,14 @@ def _die_on_f1(job):
     if job.src == "f1.wad":
         os._exit(3)
     return _convert.Done(job, True, [], None)
+
+
+def test_error_names_the_file_the_command_was_reading(write, tmp_path):
+    """import-mesh reads three files; its error names the one that failed
+    (here the write path refusing the mesh for the base level)."""
+    base = write("base.wad", level())
+    mesh = tmp_path / "far.obj"
+    mesh.write_text("v -5 0 -5\nv -4 0 -5\nv -4 0 -4\nf 1 2 3\n")
+    r = run("import-mesh", base, str(mesh), str(tmp_path / "new.wad"))
+    one_line_error(r, f"wadkit: {base}: ")
+    assert not (tmp_path / "new.wad").exists()

@@ -175,14 +175,16 @@ def _quiet_closed_pipe() -> int:
 def main(argv: list[str] | None = None) -> int:
     argv = _negative_numbers_as_positionals(list(sys.argv[1:] if argv is None else argv))
     args = build_parser().parse_args(argv)
-    where = getattr(args, "file", "")
+
+    def where() -> str:        # a command may set args.file to what it reads
+        return getattr(args, "file", "")
     try:
         with warnings.catch_warnings():
             # a wadkit warning is one line naming the file, as errors are
             def show(message, category, filename, lineno, file=None, line=None):
                 text = str(message) if issubclass(category, WadWarning) else \
                     f"{message} ({category.__name__})"
-                print(commands.warning_line(where, text), file=sys.stderr)
+                print(commands.warning_line(where(), text), file=sys.stderr)
             warnings.showwarning = show
             rc = args.func(args)
         sys.stdout.flush()
@@ -192,7 +194,7 @@ def main(argv: list[str] | None = None) -> int:
     except commands.EXPECTED as exc:
         if args.debug:
             raise
-        print(commands.error_line(where, exc), file=sys.stderr)
+        print(commands.error_line(where(), exc), file=sys.stderr)
         return 1
 
 
