@@ -1,7 +1,9 @@
 """Floor tools (View3D sidebar > wadkit): the engine's floor test at the 3D
 cursor, and selection of the collision polygons the needle scan reports.
 Both call the wadkit level API (lvl.floor, lvl.needles) on the level's
-source file."""
+source file. They are offered only where an imported ENG level is in the
+scene (poll); the last result is shown in the panel and kept on the
+window manager, which is not saved into the .blend."""
 from __future__ import annotations
 
 import bpy
@@ -10,8 +12,26 @@ import numpy as np
 import wadkit
 
 from . import convert
+from .operators import eng_level_in_scene
 
-_levels: dict[str, object] = {}
+_levels: dict[str, object] = {}     # source path -> opened level (mapped file)
+
+
+def clear_cache() -> None:
+    """Forget the opened levels (on load_post and unregister: a new file
+    may hold other levels, and the files may have changed)."""
+    _levels.clear()
+
+
+def _poll(cls, context) -> bool:
+    if eng_level_in_scene(context):
+        return True
+    cls.poll_message_set("no imported ENG level in the scene")
+    return False
+
+
+def _show(context, text: str) -> None:
+    context.window_manager.wadkit_floor_result = text
 
 
 def _level(context):
@@ -29,6 +49,8 @@ class WADKIT_OT_floor_at_cursor(bpy.types.Operator):
     """Run the engine's floor test straight down from the 3D cursor"""
     bl_idname = "wadkit.floor_at_cursor"
     bl_label = "Floor at 3D cursor"
+    bl_options = {"REGISTER", "UNDO"}
+    poll = classmethod(_poll)
 
     def execute(self, context):
         try:
@@ -40,14 +62,14 @@ class WADKIT_OT_floor_at_cursor(bpy.types.Operator):
         except Exception as e:          # noqa: BLE001 -- shown to the user
             self.report({"ERROR"}, str(e))
             return {"CANCELLED"}
-        st = context.scene.wadkit_floor
         if hit is None:
-            st.result = "no floor below the cursor"
+            result = "no floor below the cursor"
         else:
-            st.result = (f"height {hit['height']:.4f}, tile {hit['tile']}, "
-                         f"polygon {hit['polygon']}, material 0x{hit['material']:02x}")
+            result = (f"height {hit['height']:.4f}, tile {hit['tile']}, "
+                      f"polygon {hit['polygon']}, material 0x{hit['material']:02x}")
             _select_polygons(coll, {(int(hit["tile"]), int(hit["polygon"]))})
-        self.report({"INFO"}, st.result)
+        _show(context, result)
+        self.report({"INFO"}, result)
         return {"FINISHED"}
 
 
@@ -55,6 +77,8 @@ class WADKIT_OT_select_needles(bpy.types.Operator):
     """Select the collision polygons the needle scan reports"""
     bl_idname = "wadkit.select_needles"
     bl_label = "Select needle polygons"
+    bl_options = {"REGISTER", "UNDO"}
+    poll = classmethod(_poll)
 
     def execute(self, context):
         try:
@@ -66,8 +90,8 @@ class WADKIT_OT_select_needles(bpy.types.Operator):
             self.report({"ERROR"}, str(e))
             return {"CANCELLED"}
         n = _select_polygons(coll, found)
-        context.scene.wadkit_floor.result = f"{len(found)} needle polygons ({n} faces)"
-        self.report({"INFO"}, context.scene.wadkit_floor.result)
+        _show(context, f"{len(found)} needle polygons ({n} faces)")
+        self.report({"INFO"}, context.window_manager.wadkit_floor_result)
         return {"FINISHED"}
 
 
@@ -97,24 +121,25 @@ class WADKIT_PT_floor(bpy.types.Panel):
     bl_region_type = "UI"
     bl_category = "wadkit"
 
+    @classmethod
+    def poll(cls, context):
+        return eng_level_in_scene(context)
+
     def draw(self, context):
         col = self.layout.column()
         col.operator(WADKIT_OT_floor_at_cursor.bl_idname)
         col.operator(WADKIT_OT_select_needles.bl_idname)
-        col.label(text=context.scene.wadkit_floor.result)
+        col.label(text=context.window_manager.wadkit_floor_result)
 
 
-class WadkitFloorState(bpy.types.PropertyGroup):
-    result: bpy.props.StringProperty(name="Result", default="")
-
-
-CLASSES = [WadkitFloorState, WADKIT_OT_floor_at_cursor, WADKIT_OT_select_needles,
-           WADKIT_PT_floor]
+CLASSES = [WADKIT_OT_floor_at_cursor, WADKIT_OT_select_needles, WADKIT_PT_floor]
 
 
 def register_props():
-    bpy.types.Scene.wadkit_floor = bpy.props.PointerProperty(type=WadkitFloorState)
+    # on the window manager: shown in the panel, never saved into the .blend
+    bpy.types.WindowManager.wadkit_floor_result = bpy.props.StringProperty(
+        name="Floor tools result", default="")
 
 
 def unregister_props():
-    del bpy.types.Scene.wadkit_floor
+    del bpy.types.WindowManager.wadkit_floor_result
