@@ -31,14 +31,7 @@ fi
 # the interpreter the requirements file asks for
 want=$(sed -n 's/^# python: *\([0-9.]*\).*/\1/p' "$REQ" | head -n 1)
 want=${want:-3.11}
-PY=""
-for c in "$(command -v "python$want" 2>/dev/null || true)" \
-         "$HOME"/.pyenv/versions/"$want"*/bin/"python$want"; do
-    # (a pyenv shim on PATH may name a version it will not run)
-    if [ -z "$PY" ] && [ -x "$c" ] && "$c" -c "import sys; assert '%d.%d' % sys.version_info[:2] == '$want'" 2>/dev/null; then
-        PY=$c
-    fi
-done
+PY=$(./tools/find-python.sh "$want" || true)
 if [ -z "$PY" ]; then
     echo "bpy venv: $REQ needs Python $want, which is not installed here" >&2
     exit 1
