@@ -13,14 +13,14 @@ export WADKIT_WERROR ?= 1
 all: build
 
 $(VPY): requirements-dev.txt
-	./tools/install-system-deps.sh
+	./tools/install-system-deps.sh build
 	$(PYTHON) -m venv $(VENV)
 	$(VPY) -m pip install -q --upgrade pip
 	$(VPY) -m pip install -q -r requirements-dev.txt
 	touch $(VPY)
 
 deps: $(VPY)
-	./tools/install-system-deps.sh
+	./tools/install-system-deps.sh build
 
 build: deps
 	$(VPY) setup.py -q build_ext --inplace
@@ -107,6 +107,6 @@ VALGRIND_TESTS ?= tests/test_eng_container.py tests/test_hostile.py \
   tests/test_leaks_threads.py tests/test_fuzz_regressions.py -m "not slow" \
   -k "not memory_bound and not releases_the_gil and not thousand"
 valgrind: build
-	@which valgrind >/dev/null || { echo "valgrind is not installed (tools/install-system-deps.sh)" >&2; exit 1; }
+	./tools/install-system-deps.sh valgrind
 	mkdir -p build
 	PYTHONPATH=$(CURDIR) $(VPY) tools/valgrind-check.py build/valgrind.xml -- $(VALGRIND_TESTS)

@@ -13,20 +13,7 @@ REQ=${2:-requirements-blender.txt}
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 cd "$ROOT"
 # the shared libraries the bpy wheel links (ldd of bpy/__init__.so)
-LIBS="libx11-6 libxrender1 libxfixes3 libxi6 libxkbcommon0 libsm6 libgl1 libxext6"
-missing=""
-for p in $LIBS; do
-    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" || missing="$missing $p"
-done
-if [ -n "$missing" ]; then
-    if [ "$(id -u)" = 0 ]; then
-        echo "bpy venv: installing$missing"
-        export DEBIAN_FRONTEND=noninteractive
-        apt-get update -qq && apt-get install -y -qq --no-install-recommends $missing || true
-    else
-        echo "bpy venv: bpy needs these Debian packages (not root: install them):$missing" >&2
-    fi
-fi
+./tools/install-system-deps.sh blender || exit 1
 
 # the interpreter the requirements file asks for
 want=$(sed -n 's/^# python: *\([0-9.]*\).*/\1/p' "$REQ" | head -n 1)
