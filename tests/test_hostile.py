@@ -76,11 +76,13 @@ def test_hostile_input(case):
 
 
 def test_chunk_count_is_linear():
-    """250k chunks cost at most 15x the CPU time of 25k (linear: ~8-10x
-    measured here; the quadratic duplicate check this guards against was
-    100x). Min of 5 runs each, the two sizes interleaved so a busy machine
-    slows both alike; the collector is off while timing (its full passes
-    over 250k fresh tuples are the interpreter's, not the parser's)."""
+    """250k chunks cost at most 30x the CPU time of 25k: linear, with the
+    cache and allocator effects of a 10x larger working set, measured 8-10x
+    here and 17x under ASan (PYTHONMALLOC=malloc: every object through
+    ASan's allocator); the quadratic duplicate check this guards against
+    is 100x. Min of 5 runs each, the two sizes interleaved so a busy
+    machine slows both alike; the collector is off while timing (its full
+    passes over 250k fresh tuples are the interpreter's, not the parser's)."""
     from hostile.eng_container import many_chunks
     parse = PARSERS["eng"][0]
     inputs = {n: many_chunks(n) for n in (25_000, 250_000)}
@@ -97,7 +99,7 @@ def test_chunk_count_is_linear():
                 finally:
                     gc.enable()
     ratio = best[250_000] / max(best[25_000], 1e-6)
-    assert ratio <= 15, f"{ratio:.1f}x ({best})"
+    assert ratio <= 30, f"{ratio:.1f}x ({best})"
 
 
 MEASURE = """
