@@ -3,7 +3,10 @@ cursor, and selection of the collision polygons the needle scan reports.
 Both run the wadkit level API (lvl.floor, lvl.needles) on the level as the
 scene has it now: the source file with the scene's edits applied, the
 way the export would write it (export_eng.patched_level), so a moved tile
-or an edited collision mesh is what is tested."""
+or an edited collision mesh is what is tested.
+They are offered only where an imported ENG level is in the scene (poll);
+the last result is shown in the panel and kept on the window manager,
+which is not saved into the .blend."""
 from __future__ import annotations
 
 import bpy
@@ -12,6 +15,27 @@ import numpy as np
 import wadkit
 
 from . import convert
+from .operators import eng_level_in_scene
+
+_levels: dict[str, object] = {}     # source path -> opened level (mapped file)
+
+
+def clear_cache() -> None:
+    """Forget the opened levels (on load_post and unregister: a new file
+    may hold other levels, and the files may have changed)."""
+    _levels.clear()
+
+
+def _poll(cls, context) -> bool:
+    if eng_level_in_scene(context):
+        return True
+    cls.poll_message_set("no imported ENG level in the scene")
+    return False
+
+
+def _show(context, text: str) -> None:
+    context.window_manager.wadkit_floor_result = text
+
 
 def _level(context):
     """(level collection, the level as the scene has it, {tile of that
@@ -21,8 +45,10 @@ def _level(context):
     path = coll.get("wadkit_source")
     if not path:
         raise ExportError("the level collection has no source path")
+    if path not in _levels:
+        _levels[path] = wadkit.eng.open(path)
     context.view_layer.update()
-    p = patched_level(context, coll, wadkit.eng.open(path))
+    p = patched_level(context, coll, _levels[path])     # the base is not changed
     return coll, p.level, p.objects
 
 
@@ -30,6 +56,8 @@ class WADKIT_OT_floor_at_cursor(bpy.types.Operator):
     """Run the engine's floor test straight down from the 3D cursor"""
     bl_idname = "wadkit.floor_at_cursor"
     bl_label = "Floor at 3D cursor"
+    bl_options = {"REGISTER", "UNDO"}
+    poll = classmethod(_poll)
 
     def execute(self, context):
         try:
@@ -39,15 +67,15 @@ class WADKIT_OT_floor_at_cursor(bpy.types.Operator):
         except Exception as e:          # noqa: BLE001 -- shown to the user
             self.report({"ERROR"}, str(e))
             return {"CANCELLED"}
-        st = context.scene.wadkit_floor
         if hit is None:
-            st.result = "no floor below the cursor"
+            result = "no floor below the cursor"
         else:
             name = objects.get(int(hit["tile"]), f"tile {hit['tile']}")
-            st.result = (f"height {hit['height']:.4f}, {name}, "
-                         f"polygon {hit['polygon']}, material 0x{hit['material']:02x}")
+            result = (f"height {hit['height']:.4f}, {name}, "
+                      f"polygon {hit['polygon']}, material 0x{hit['material']:02x}")
             _select_faces(coll, [(name, _corners(lvl, hit["tile"], hit["polygon"]))])
-        self.report({"INFO"}, st.result)
+        _show(context, result)
+        self.report({"INFO"}, result)
         return {"FINISHED"}
 
 
@@ -55,6 +83,8 @@ class WADKIT_OT_select_needles(bpy.types.Operator):
     """Select the collision polygons the needle scan reports"""
     bl_idname = "wadkit.select_needles"
     bl_label = "Select needle polygons"
+    bl_options = {"REGISTER", "UNDO"}
+    poll = classmethod(_poll)
 
     def execute(self, context):
         try:
@@ -66,8 +96,8 @@ class WADKIT_OT_select_needles(bpy.types.Operator):
             self.report({"ERROR"}, str(e))
             return {"CANCELLED"}
         n = _select_faces(coll, found)
-        context.scene.wadkit_floor.result = f"{len(found)} needle polygons ({n} faces)"
-        self.report({"INFO"}, context.scene.wadkit_floor.result)
+        _show(context, f"{len(found)} needle polygons ({n} faces)")
+        self.report({"INFO"}, context.window_manager.wadkit_floor_result)
         return {"FINISHED"}
 
 
@@ -134,24 +164,25 @@ class WADKIT_PT_floor(bpy.types.Panel):
     bl_region_type = "UI"
     bl_category = "wadkit"
 
+    @classmethod
+    def poll(cls, context):
+        return eng_level_in_scene(context)
+
     def draw(self, context):
         col = self.layout.column()
         col.operator(WADKIT_OT_floor_at_cursor.bl_idname)
         col.operator(WADKIT_OT_select_needles.bl_idname)
-        col.label(text=context.scene.wadkit_floor.result)
+        col.label(text=context.window_manager.wadkit_floor_result)
 
 
-class WadkitFloorState(bpy.types.PropertyGroup):
-    result: bpy.props.StringProperty(name="Result", default="")
-
-
-CLASSES = [WadkitFloorState, WADKIT_OT_floor_at_cursor, WADKIT_OT_select_needles,
-           WADKIT_PT_floor]
+CLASSES = [WADKIT_OT_floor_at_cursor, WADKIT_OT_select_needles, WADKIT_PT_floor]
 
 
 def register_props():
-    bpy.types.Scene.wadkit_floor = bpy.props.PointerProperty(type=WadkitFloorState)
+    # on the window manager: shown in the panel, never saved into the .blend
+    bpy.types.WindowManager.wadkit_floor_result = bpy.props.StringProperty(
+        name="Floor tools result", default="")
 
 
 def unregister_props():
-    del bpy.types.Scene.wadkit_floor
+    del bpy.types.WindowManager.wadkit_floor_result

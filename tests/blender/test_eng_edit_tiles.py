@@ -287,7 +287,7 @@ def test_floor_after_moving_a_tile_follows_the_scene(scene, terr, tmp_path):
     centre = file_points(ch).mean(axis=0)
     scene.cursor.location = convert.to_blender(centre[None])[0] + (0, 0, 0.05)
     assert bpy.ops.wadkit.floor_at_cursor() == {"FINISHED"}
-    res = scene.wadkit_floor.result
+    res = bpy.context.window_manager.wadkit_floor_result
     h = float(res.split()[1].rstrip(","))
     assert h == pytest.approx(before + 1.0, abs=0.01), res
     assert ob.name in res

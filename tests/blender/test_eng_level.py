@@ -2,7 +2,6 @@
 from-spec builders) through the operator: counts of objects, faces,
 materials and images; UVs, colours, positions and pixels spot-checked
 against the level's own arrays; collision."""
-import time
 
 import bpy
 import numpy as np
@@ -145,13 +144,12 @@ def test_small_level_objects(scene, small):
     assert [g.name for g in ob.vertex_groups] == ["bone 0", "bone 1"]
 
 
-def test_realistic_level_counts_and_time(scene, realistic):
+def test_realistic_level_counts(scene, realistic):
     p, _ = realistic
     lvl = wadkit.eng.open(str(p))
     wm = lvl.world_mesh()
-    t0 = time.perf_counter()
+    # its speed is `make bench`'s (ratios to wm.obj_import), not a test's
     assert bpy.ops.import_scene.wadkit_eng(filepath=str(p)) == {"FINISHED"}
-    seconds = time.perf_counter() - t0
     tiles = bpy.data.collections["real"].objects
     tri = wm["triangles"]
     good = (tri[:, 0] != tri[:, 1]) & (tri[:, 1] != tri[:, 2]) & (tri[:, 0] != tri[:, 2])
@@ -179,5 +177,3 @@ def test_realistic_level_counts_and_time(scene, realistic):
         for name in ("group", "type", "material"):
             got = face_ints(me, "wadkit_" + name)
             assert got.tolist() == [int(c[name][p]) for p in poly], name
-    print(f"\nimport of {len(tri)} triangles / {len(tiles)} tiles: {seconds:.2f} s")
-    assert seconds < 30
