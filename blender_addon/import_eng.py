@@ -111,22 +111,26 @@ class _Materials:
 
 def import_eng(context, lvl, *, name: str | None = None, collision: bool = True,
                objects: bool = True, vertex_colors: bool = True,
-               merge: str = "TILE", notes: list | None = None):
+               merge: str = "TILE", notes: list | None = None,
+               show_collision: bool = False):
     """Build the level into a new collection linked to the scene.
     merge: "TILE" (one object per tile, collision as its child) or "ZONE"
-    (one object per zone, no collision). notes: a list the import's
-    warnings are appended to. Returns the collection. On any exception
-    nothing stays behind."""
+    (one object per zone, no collision). show_collision: the Collision
+    collection in the view layer (else excluded until ticked). notes: a
+    list the import's warnings are appended to. Returns the collection. On
+    any exception nothing stays behind."""
     created = Created()
     try:
         return _import(context, lvl, created, name, collision, objects,
-                       vertex_colors, merge, notes if notes is not None else [])
+                       vertex_colors, merge, notes if notes is not None else [],
+                       show_collision)
     except BaseException:
         created.rollback()
         raise
 
 
-def _import(context, lvl, created, name, collision, objects, vertex_colors, merge, notes):
+def _import(context, lvl, created, name, collision, objects, vertex_colors, merge, notes,
+            show_collision):
     path = getattr(lvl, "path", None)
     name = name or (os.path.splitext(os.path.basename(path))[0] if path else "level")
     prog = Progress(context, 4)
@@ -192,7 +196,9 @@ def _import(context, lvl, created, name, collision, objects, vertex_colors, merg
             for ob in obs:
                 sub.objects.link(ob)
     context.scene.collection.children.link(root)
-    if coll_obs and os.environ.get("WK_EXCL"):
+    if coll_obs and not show_collision:
+        # not in the view layer until ticked in the outliner: Blender then
+        # does not evaluate (nor draw) one more object per tile
         lc = context.view_layer.layer_collection.children[root.name]
         lc.children[f"{name} Collision"].exclude = True
     return root

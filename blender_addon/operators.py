@@ -57,6 +57,11 @@ class IMPORT_SCENE_OT_wadkit_eng(_Dropped, bpy.types.Operator, ImportHelper):
         name="Collision", default=True,
         description="Import the collision polygons: one mesh per model, shown as a "
                     "child object of each tile (tile space), in the Collision collection")
+    show_collision: BoolProperty(
+        name="Show collision", default=False,
+        description="Show the Collision collection right away; off: it is made but "
+                    "left out of the view layer until you tick it in the outliner "
+                    "(the import and the viewport are faster)")
     import_objects: BoolProperty(name="Objects", default=True,
                                  description="Import the STPC object models")
     vertex_colors: BoolProperty(name="Vertex colours", default=True,
@@ -76,7 +81,7 @@ class IMPORT_SCENE_OT_wadkit_eng(_Dropped, bpy.types.Operator, ImportHelper):
                 coll = import_eng(context, lvl, collision=self.import_collision,
                                   objects=self.import_objects,
                                   vertex_colors=self.vertex_colors, merge=self.merge,
-                                  notes=notes)
+                                  notes=notes, show_collision=self.show_collision)
             except (wadkit.WadError, OSError) as e:
                 return _fail(self, e)
             for note in notes:

@@ -50,7 +50,8 @@ def test_the_fixture_has_a_record_without_corners(level):
 
 def test_import_leaves_the_record_out_and_says_so(scene, level):
     notes = []
-    import_eng(bpy.context, wadkit.eng.open(level), name="u", notes=notes)
+    import_eng(bpy.context, wadkit.eng.open(level), name="u", notes=notes,
+               show_collision=True)
     rows, corners = collision_faces("u Collision")
     # tiles 0 and 2: model 0's quad and triangle; tile 1: only the good triangle
     assert sorted(rows) == [(0, 0, 0x11), (0, 1, 3), (1, 0, 5), (2, 0, 0x11), (2, 1, 3)]

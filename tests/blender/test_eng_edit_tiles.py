@@ -218,7 +218,7 @@ def test_duplicated_tile_is_added(scene, terr, tmp_path, linked):
     path, wad = terr
     src = wadkit.eng.open(path)
     t = own_tile(src)
-    load(path)
+    load(path, show_collision=True)          # the collision child can be selected too
     ob = tile_object("terr", t)
     ch = collision_child(ob)
     for o in bpy.context.view_layer.objects:
@@ -244,6 +244,33 @@ def test_duplicated_tile_is_added(scene, terr, tmp_path, linked):
                                np.sort(file_points(copy), axis=0), atol=1e-4)
     cc = collision_child(copy)
     assert_floor_on_face(new, cc, 0)
+
+
+def test_duplicate_without_its_collision_child_keeps_the_models(scene, terr, tmp_path):
+    """Collision hidden (the default): Shift+D copies only the tile object;
+    the new tile still has its model's collision, and the export says so."""
+    path, wad = terr
+    src = wadkit.eng.open(path)
+    t = own_tile(src)
+    coll = load(path)
+    lc = bpy.context.view_layer.layer_collection.children["terr"].children["terr Collision"]
+    assert lc.exclude
+    ob = tile_object("terr", t)
+    for o in bpy.context.view_layer.objects:
+        o.select_set(o == ob)
+    bpy.context.view_layer.objects.active = ob
+    bpy.ops.object.duplicate()
+    copy = bpy.context.view_layer.objects.active
+    assert copy != ob and not copy.children
+    water = int(np.flatnonzero(src.tiles.model == 0)[0])
+    copy.location = convert.to_blender(src.tiles.position[water][None])[0] + (0, 0, 1.0)
+    out = tmp_path / "copy.wad"
+    how, notes = export(out)
+    assert any(copy.name in n and "keeps its model's collision" in n for n in notes), notes
+    new = wadkit.eng.open(str(out))
+    n = len(src.tiles.model)
+    assert new.tiles.model[n] == src.tiles.model[t]
+    assert coll.name
 
 
 def test_vertex_paint_changes_only_that_tiles_colours(scene, terr, tmp_path):
