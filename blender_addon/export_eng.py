@@ -57,12 +57,14 @@ class _Scan:
         self.tiles, self.zones, self.stpc, self.new, self.skipped = [], [], [], [], []
         self.orphans = []
         self.children: dict[int, list] = {}      # object pointer -> collision children
-        for ob in coll.all_objects:
+        obs = list(coll.all_objects)
+        here = {ob.as_pointer() for ob in obs}
+        for ob in obs:
             if ob.type != "MESH":
                 self.skipped.append((ob.name, f"a {ob.type.lower()} object, not a mesh"))
             elif is_collision(ob):
                 parent = ob.parent
-                if parent is None or parent.name not in coll.all_objects:
+                if parent is None or parent.as_pointer() not in here:
                     self.orphans.append(ob.name)
                 else:
                     self.children.setdefault(parent.as_pointer(), []).append(ob)
