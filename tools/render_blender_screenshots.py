@@ -129,20 +129,21 @@ def _show_collision(name):
     """Collision children drawn in renders: a thin wire in a bright colour
     (only for the pictures; the import makes them wire, not rendered)."""
     mat = bpy.data.materials.get("shot wire") or bpy.data.materials.new("shot wire")
-    mat.diffuse_color = (1.0, 0.25, 0.1, 1)
+    red = (0.7, 0.02, 0.01, 1)
+    mat.diffuse_color = red
     if mat.node_tree is None:
         mat.use_nodes = True
     bsdf = next(n for n in mat.node_tree.nodes if n.type == "BSDF_PRINCIPLED")
-    bsdf.inputs["Base Color"].default_value = (1.0, 0.25, 0.1, 1)
-    bsdf.inputs["Emission Color"].default_value = (1.0, 0.25, 0.1, 1)
-    bsdf.inputs["Emission Strength"].default_value = 2.0
+    bsdf.inputs["Base Color"].default_value = red
+    bsdf.inputs["Emission Color"].default_value = red
+    bsdf.inputs["Emission Strength"].default_value = 1.0
     coll = bpy.data.collections[f"{name} Collision"]
     coll.hide_render = False
     for ob in coll.objects:
         ob.hide_render = False
         if not ob.modifiers:
             w = ob.modifiers.new("wire", "WIREFRAME")
-            w.thickness = 0.015
+            w.thickness = 0.006
             w.material_offset = len(ob.data.materials)
             if mat.name not in ob.data.materials:
                 ob.data.materials.append(mat)
@@ -159,7 +160,7 @@ def editing(outdir, tmp):
     open(src_path, "wb").write(wad)
     src = wadkit.eng.open(src_path)
 
-    def shot(name, loc=(8.5, -9.5, 7.5), target=(3.0, -3.0, 0.0)):
+    def shot(name, loc=(7.0, -7.5, 4.5), target=(3.0, -3.0, 0.2)):
         setup_render(os.path.join(outdir, name), 640, 360)
         camera(loc, target, lens=30)
         render(os.path.join(outdir, name))
@@ -199,7 +200,9 @@ def editing(outdir, tmp):
     me.from_pydata([(-0.4, -0.4, 0), (0.4, -0.4, 0), (0.4, 0.4, 0), (-0.4, 0.4, 0)], [],
                    [(0, 1, 2, 3)])
     me.uv_layers.new().data.foreach_set("uv", [0, 0, 1, 0, 1, 1, 0, 1])
-    me.materials.append(next(m for m in bpy.data.materials if "page 01" in m.name))
+    me.color_attributes.new("Col", "FLOAT_COLOR", "POINT").data.foreach_set(
+        "color", [0.8] * 16)                 # the level's materials multiply it in
+    me.materials.append(crate.material_slots[0].material)   # a level material
     deck = bpy.data.objects.new("deck", me)
     deck.location = (5.5, -0.5, 1.2)
     bpy.data.collections["terrain"].objects.link(deck)
@@ -207,7 +210,8 @@ def editing(outdir, tmp):
     dc.parent = deck
     bpy.data.collections["terrain"].objects.link(dc)
     dc.display_type = "WIRE"
-    shot("blender_edit_3_new.png", loc=(10.5, -6.5, 6.0), target=(4.0, -2.0, 0.5))
+    dc.hide_render = True
+    shot("blender_edit_3_new.png", loc=(8.5, -4.5, 4.0), target=(4.5, -1.5, 0.6))
 
     out = os.path.join(tmp, "edited.wad")
     bpy.ops.export_scene.wadkit_eng(filepath=out)
