@@ -199,6 +199,9 @@ class Rc2Level:
     @property
     def core_header(self) -> dict[str, int | tuple[int, int]]: ...
     def decompress(self, name: str, max_size: int = 1 << 28) -> bytes: ...
+    @property
+    def chunk_headers(self) -> dict[str, dict[str, int]]:
+        """{'chunk<i>': {tfrags, collision}} of the present chunk extents."""
     if sys.version_info >= (3, 12):
         def __buffer__(self, flags: int, /) -> memoryview: ...
 
@@ -214,8 +217,37 @@ def tfrag_parse(block: Buffer, lod: int = 0, texture_count: int = -1,
 def tfrag_texture(pixels: Buffer, width: int, height: int, palette: Buffer,
                   /) -> NDArray[np.uint8]:
     """8-bit pixels + a 256-entry CLUT-ordered palette → (H, W, 4) RGBA."""
+def tie_mesh(data: Buffer, lod: int = 0, offset: int = 0,
+             class_id: int = -1) -> dict[str, Any]:
+    """A tie class → dict of arrays (positions, triangles, uv, texture) + header facts."""
+def shrub_mesh(data: Buffer, offset: int = 0, class_id: int = -1) -> dict[str, Any]:
+    """A shrub class → dict of arrays (positions, triangles, uv, normals, texture)."""
+def moby_mesh(data: Buffer, lod: int = 0, offset: int = 0,
+              class_id: int = -1) -> dict[str, Any]:
+    """A moby class → dict of arrays of one LOD's bind-pose mesh (0 high, 1 low)."""
 def tfrag_build(meshes: Sequence[tuple[NDArray[np.float32], NDArray[np.float32],
                                       NDArray[np.float32], NDArray[np.uint32],
                                       NDArray[np.uint32], NDArray[np.int32]]],
                 lod_distance: float = 32.0, /) -> bytes:
     """Packed meshes → a tfrags block (read back before it is returned)."""
+def collision_parse(block: Buffer, base: int = 0) -> dict[str, Any]:
+    """A collision block → the deduplicated world mesh and the octants."""
+def collision_build(positions: Buffer, tris: Buffer, tri_tags: Buffer,
+                    quads: Buffer, quad_tags: Buffer, /) -> bytes:
+    """Faces → a collision block (exact octant binning; read back)."""
+def collision_build_octants(mesh_offset: int, z_node: tuple[int, int],
+                            y_nodes: Buffer, x_nodes: Buffer, coord: Buffer,
+                            counts: Buffer, vertices: Buffer, faces: Buffer,
+                            face_tag: Buffer, hero: Buffer, /) -> bytes:
+    """Octants as stored → a collision block in the canonical layout."""
+def sky_parse(block: Buffer, base: int = 0) -> dict[str, Any]:
+    """A sky block → header, texture entries and shells of arrays."""
+def rc2_gameplay_parse(gameplay: Buffer, tie_ids: Buffer | None = None,
+                       shrub_ids: Buffer | None = None,
+                       moby_ids: Buffer | None = None) -> dict[str, Any]:
+    """A decompressed RC2 gameplay → blocks, settings, class lists, instances
+    (dicts of arrays); *_ids (int32): the core class numbers to check against."""
+def rc2_classes_parse(core_index: Buffer, base: int = 0) -> dict[str, dict[str, Any]]:
+    """The core moby / tie / shrub class tables → {kind: dict of arrays}."""
+def rc2_gameplay_layouts() -> dict[str, tuple[int, tuple[tuple[str, int, str, int], ...]]]:
+    """{kind: (record size, ((field, offset, type, components), ...))}."""
