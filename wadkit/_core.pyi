@@ -105,6 +105,8 @@ class EngFloorWorld:
 
 def eng_sine_table() -> NDArray[np.int32]:
     """(4096,) int32: the floor test's sine table."""
+def eng_colors_to_display(colors: NDArray[Any]) -> NDArray[np.float32]: ...
+def eng_colors_from_display(rgba: NDArray[Any], current: NDArray[Any]) -> NDArray[np.uint8]: ...
 def eng_collision_decode(raw: Buffer, *, space: str = "file",
                          groups: tuple[int, int, int] | None = None,
                          offset: int = 0) -> dict[str, NDArray[Any]]:
