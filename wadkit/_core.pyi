@@ -155,6 +155,9 @@ class Rc2Level:
     @property
     def core_header(self) -> dict[str, int | tuple[int, int]]: ...
     def decompress(self, name: str, max_size: int = 1 << 28) -> bytes: ...
+    @property
+    def chunk_headers(self) -> dict[str, dict[str, int]]:
+        """{'chunk<i>': {tfrags, collision}} of the present chunk extents."""
     if sys.version_info >= (3, 12):
         def __buffer__(self, flags: int, /) -> memoryview: ...
 
@@ -184,3 +187,15 @@ def rc2_classes_parse(core_index: Buffer, base: int = 0) -> dict[str, dict[str, 
     """The core moby / tie / shrub class tables → {kind: dict of arrays}."""
 def rc2_gameplay_layouts() -> dict[str, tuple[int, tuple[tuple[str, int, str, int], ...]]]:
     """{kind: (record size, ((field, offset, type, components), ...))}."""
+def collision_parse(block: Buffer, base: int = 0) -> dict[str, Any]:
+    """A collision block → the deduplicated world mesh and the octants."""
+def collision_build(positions: Buffer, tris: Buffer, tri_tags: Buffer,
+                    quads: Buffer, quad_tags: Buffer, /) -> bytes:
+    """Faces → a collision block (exact octant binning; read back)."""
+def collision_build_octants(mesh_offset: int, z_node: tuple[int, int],
+                            y_nodes: Buffer, x_nodes: Buffer, coord: Buffer,
+                            counts: Buffer, vertices: Buffer, faces: Buffer,
+                            face_tag: Buffer, hero: Buffer, /) -> bytes:
+    """Octants as stored → a collision block in the canonical layout."""
+def sky_parse(block: Buffer, base: int = 0) -> dict[str, Any]:
+    """A sky block → header, texture entries and shells of arrays."""
