@@ -78,6 +78,8 @@ wk_exec (PyObject *module)
     return -1;
   if (wk_rc2_collision_register (module, st) < 0)
     return -1;
+  if (wk_rc2_save_register (module, st) < 0)
+    return -1;
   if (wk_rc2_sky_register (module, st) < 0)
     return -1;
   return wk_rc2_tfrag_register (module, st);

@@ -1,4 +1,5 @@
 #include "tfrag.h"
+#include "tfrag_priv.h"
 
 #include "../common/wk_reader.h"
 #include "vif.h"
@@ -7,29 +8,6 @@ enum { L_LOD2, L_COMMON, L_LOD1, L_LOD01, L_LOD0, N_LISTS };
 static const char *const list_names[N_LISTS] = {
   "LOD 2 list", "common list", "LOD 1 list", "LOD 0+1 list", "LOD 0 list"
 };
-
-typedef struct {
-  const guint8 *p;
-  guint n;          /* elements */
-  gint64 abs;       /* absolute offset of p[0] */
-} Span;
-
-/* What one patch's lists hold. Tiers: 0 common, 1 LOD 0+1, 2 LOD 0. */
-typedef struct {
-  gboolean have_header;
-  guint strips_addr, indices_addr;
-  Span pos[3], vinfo[3], strips[3], indices[3], adgifs;
-  gint32 origin[3][3];
-} Patch;
-
-/* One checked patch, kept between wk_tfrags_parse and wk_tfrags_fill. */
-typedef struct {
-  Patch pt;
-  const guint8 *rgba;
-  guint32 pos_base;  /* its first row in positions */
-  gsize tri_base;    /* its first triangle of the chosen LOD */
-  gint32 index;
-} Decoded;
 
 void
 wk_tfrags_free (WkTfrags *t)
