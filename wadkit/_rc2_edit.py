@@ -123,7 +123,7 @@ class LevelEdit:
                 raise ValueError(f"{name} has {len(a)} rows, terrain(0) has {len(t[ref])}")
             new[name] = a
         if "texture" in new:
-            n = len(self._level.tfrag_textures)
+            n = self._level._tfrag_texture_count()
             bad = (new["texture"] < 0) | (new["texture"] >= n)
             if bad.any():
                 k = int(np.flatnonzero(bad)[0])
@@ -335,7 +335,7 @@ class LevelEdit:
             t = self._terrain
             block = lvl.tfrag_block()
             tfrags, status = _core.rc2_tfrags_edit(
-                block, lvl.core_header["tfrags"], len(lvl.tfrag_textures),
+                block, lvl.core_header["tfrags"], lvl._tfrag_texture_count(),
                 t.get("positions"), t.get("uv"), t.get("color"), t.get("texture"),
                 list(self._meshes.values()))
             st = np.frombuffer(status, np.uint8)
