@@ -31,7 +31,22 @@ def terrain(n: int = 6, seed: int = 3) -> list[T.Patch]:
         else:
             out.append(T.grid_patch(ox, oy, w=rng.randint(3, 6), h=4, texture=i % 2,
                                     lod_split=i % 3 == 1))
+    for p in out:      # heights and colours that vary, as measured terrain does
+        p.positions = [(x, y, z + rng.randint(-900, 900)) for x, y, z in p.positions]
+        p.rgba = [tuple(rng.randint(0x30, 0x90) for _ in range(3)) + (0x80,) for _ in p.rgba]
+        p.bsphere = sphere(p)
     return out
+
+
+def sphere(p: T.Patch) -> tuple:
+    """A bounding sphere that holds the patch: its box centre and the
+    farthest vertex (the game culls by it)."""
+    pts = [tuple((c + o) / 1024 for c, o in zip(v, p.origin)) for v in p.positions]
+    lo = [min(q[a] for q in pts) for a in range(3)]
+    hi = [max(q[a] for q in pts) for a in range(3)]
+    c = [(lo[a] + hi[a]) / 2 for a in range(3)]
+    r = max(sum((q[a] - c[a]) ** 2 for a in range(3)) ** 0.5 for q in pts)
+    return (*c, r * 1.001)
 
 
 def level(patches: list[T.Patch] | None = None, gameplay: dict | None = None,
