@@ -6,6 +6,7 @@ fast stored() layout)."""
 from __future__ import annotations
 
 import random
+import struct
 
 from . import rc2_collision as C
 from . import rc2_core
@@ -16,6 +17,13 @@ from . import tfrag as T
 OCTANTS = {(1, 2, 0): ([(0, 0, 0), (16, 0, 0), (0, 16, 0), (16, 16, 64)],
                        [(0, 1, 3, 2, 5), (0, 1, 2, 9)]),
            (2, 2, 0): ([(-64, 0, 0), (-48, 0, 0), (-64, 16, 0)], [(0, 1, 2, 9)])}
+
+
+# core_index 0xbc..0x100: the gs_ram table's one entry (not read), then the
+# two tfrag texture entries the core header's defaults point at (0xc0): a
+# 2x2 and a 4x2 8-bit texture at textures_base, palette 0
+TEXTURES = (bytes(4) + struct.pack("<ihhhhhh", 0, 2, 2, 1, 0, 0, 0)
+            + struct.pack("<ihhhhhh", 0x10, 4, 2, 1, 0, 0, 0) + bytes(0x20))
 
 
 def terrain(n: int = 6, seed: int = 3) -> list[T.Patch]:
@@ -64,7 +72,7 @@ def level(patches: list[T.Patch] | None = None, gameplay: dict | None = None,
                                 collision=C.block(octs) + bytes(collision_slack),
                                 texels=bytes(128))
     data, where = R.whole_level(gp, cls, core=core, core_fields=fields,
-                                compress=compress, **kw)
+                                compress=compress, index_head=TEXTURES, **kw)
     return data, {"patches": patches, "gameplay": g, "classes": cls, "octants": octs,
                   "where": where, "tfrags": tf}
 
