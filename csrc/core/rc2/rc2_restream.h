@@ -3,7 +3,8 @@
  * alone are kept, only the bytes between them are compressed again (with
  * the game-safe encoder, csrc/core/lz/), the new part laid out to start
  * and end on a block boundary. The result is checked with the validator
- * and decoded back; when any of that fails the whole input is compressed.
+ * and decoded back by the caller; when any of that fails the whole input
+ * is compressed.
  * See docs/formats/rc2.md ("Saving a level"). [This is WAD-LZ knowledge
  * kept outside csrc/core/lz/ while that folder is rewritten; it only uses
  * the public decoder, encoder and validator.] */
@@ -18,13 +19,36 @@ typedef struct {
   gboolean whole;                  /* fell back to compressing everything */
 } WkRestreamInfo;
 
-/* old: a WAD-LZ stream (its header's size) that decodes to old_plain;
- * returns a game-safe stream of new_plain. */
-GBytes *wk_rc2_restream (const guint8 *old, gsize old_size, const guint8 *old_plain,
-                         gsize old_n, const guint8 *new_plain, gsize new_n,
-                         WkRestreamInfo *info, GError **error);
+/* An old stream decoded one block at a time: plain (what it decodes to),
+ * plain_at[k] what blocks 0..k-1 produce (k = 0..nb), after_run[k]
+ * whether block k-1 ended on a literal run. mapped FALSE: the stream
+ * could not be walked block by block (it is still decoded). */
+typedef struct {
+  const guint8 *stream;
+  gsize declared;
+  GBytes *plain;
+  gsize *plain_at;
+  gboolean *after_run;
+  guint nb;
+  gboolean mapped;
+} WkRestreamMap;
+
+/* Decode the stream at old (size bytes available; base its file offset
+ * for errors); expected >= 0: the size it must decode to. max: a cap on
+ * its output. FormatError when it is broken. */
+WkRestreamMap *wk_rc2_restream_map (const guint8 *old, gsize size, gint64 base,
+                                    gint64 expected, gsize max, GError **error);
+void wk_rc2_restream_map_free (WkRestreamMap *m);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (WkRestreamMap, wk_rc2_restream_map_free)
+
+/* A stream of new_plain reusing what it can of the mapped old stream
+ * (splice FALSE: compress it all). The caller checks it with the
+ * validator and decodes it back (rc2_save.c), and compresses it all when
+ * either fails. */
+GBytes *wk_rc2_restream (const WkRestreamMap *m, const guint8 *new_plain, gsize new_n,
+                         gboolean splice, WkRestreamInfo *info, GError **error);
 
 /* The encoder mode every RC2 writer uses. */
-#define WK_RC2_LZ_MODE WK_LZ_BEST
+#define WK_RC2_LZ_MODE WK_LZ_GREEDY
 
 G_END_DECLS

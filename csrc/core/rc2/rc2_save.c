@@ -190,27 +190,29 @@ put_block (guint8 *core, gsize core_size, const WkRc2Level *lvl, const char *nam
   return TRUE;
 }
 
-/* The new core_data stream and core_index, or FALSE. */
+/* The new core_data stream, core_index and plain core_data, or FALSE. */
 static gboolean
-new_core (const WkRc2Level *lvl, const WkRc2Rewrite *rw, GBytes **stream,
-          GBytes **index, WkRestreamInfo *info, GError **error)
+new_core (const WkRc2Level *lvl, const WkRc2Rewrite *rw, gboolean splice,
+          GBytes **stream, GBytes **index, GBytes **core_plain, WkRestreamInfo *info,
+          GError **error)
 {
   const guint8 *file = wk_rc2_data (lvl);
   const WkRc2Section *cd = wk_rc2_section (lvl, "core_data");
   const WkRc2Section *ci = wk_rc2_section (lvl, "core_index");
-  gint64 dsize = WK_RC2_CORE (lvl, WK_RC2_DECOMPRESSED_SIZE);
-  g_autoptr (GBytes) old = decode (file + cd->offset, cd->size, (gint64) cd->offset,
-                                   dsize, error);
-  if (old == NULL)
+  g_autoptr (WkRestreamMap) map = wk_rc2_restream_map (
+      file + cd->offset, cd->size, (gint64) cd->offset,
+      WK_RC2_CORE (lvl, WK_RC2_DECOMPRESSED_SIZE), MAX_PLAIN, error);
+  if (map == NULL)
     return FALSE;
   gsize n;
-  const guint8 *plain = g_bytes_get_data (old, &n);
-  g_autofree guint8 *core = g_memdup2 (plain, n);
+  const guint8 *plain = g_bytes_get_data (map->plain, &n);
+  guint8 *core = g_memdup2 (plain, n);
+  *core_plain = g_bytes_new_take (core, n);
   if ((rw->tfrags && !put_block (core, n, lvl, "tfrags", rw->tfrags, rw->tfrags_size, error))
       || (rw->collision && !put_block (core, n, lvl, "collision", rw->collision,
                                        rw->collision_size, error)))
     return FALSE;
-  *stream = wk_rc2_restream (file + cd->offset, cd->size, plain, n, core, n, info, error);
+  *stream = wk_rc2_restream (map, core, n, splice, info, error);
   if (*stream == NULL)
     return FALSE;
   guint8 *idx = g_memdup2 (file + ci->offset, ci->size);
@@ -221,24 +223,23 @@ new_core (const WkRc2Level *lvl, const WkRc2Rewrite *rw, GBytes **stream,
 
 static GBytes *
 new_gameplay (const WkRc2Level *lvl, const char *name, const guint8 *plain, gsize n,
-              WkRestreamInfo *info, GError **error)
+              gboolean splice, WkRestreamInfo *info, GError **error)
 {
   gsize off, size;
   gint64 expected;
   if (!wk_rc2_stream (lvl, name, &off, &size, &expected, error))
     return NULL;
   const guint8 *file = wk_rc2_data (lvl);
-  g_autoptr (GBytes) old = decode (file + off, size, (gint64) off, -1, error);
-  if (old == NULL)
+  g_autoptr (WkRestreamMap) map = wk_rc2_restream_map (file + off, size, (gint64) off,
+                                                       -1, MAX_PLAIN, error);
+  if (map == NULL)
     return NULL;
-  gsize on;
-  const guint8 *op = g_bytes_get_data (old, &on);
-  return wk_rc2_restream (file + off, size, op, on, plain, n, info, error);
+  return wk_rc2_restream (map, plain, n, splice, info, error);
 }
 
 static GBytes *
-build (const WkRc2Level *lvl, const WkRc2Rewrite *rw, WkRc2RewriteInfo *info,
-       GError **error)
+build (const WkRc2Level *lvl, const WkRc2Rewrite *rw, gboolean splice,
+       WkRc2RewriteInfo *info, GBytes **core_plain, GError **error)
 {
   const guint8 *file = wk_rc2_data (lvl);
   gsize file_size = g_bytes_get_size (lvl->bytes);
@@ -253,7 +254,8 @@ build (const WkRc2Level *lvl, const WkRc2Rewrite *rw, WkRc2RewriteInfo *info,
   if (rw->tfrags || rw->collision)
     {
       GBytes *stream = NULL, *index = NULL;
-      if (!new_core (lvl, rw, &stream, &index, &info->core_data, error))
+      if (!new_core (lvl, rw, splice, &stream, &index, core_plain, &info->core_data,
+                     error))
         goto done;
       owned[0] = stream, owned[1] = index;
       Piece sec[WK_RC2_SECTIONS];
@@ -291,7 +293,7 @@ build (const WkRc2Level *lvl, const WkRc2Rewrite *rw, WkRc2RewriteInfo *info,
       if (gp_plain[g] == NULL)
         continue;
       const WkRc2Extent *x = wk_rc2_extent (lvl, gp_names[g]);
-      owned[3 + g] = new_gameplay (lvl, gp_names[g], gp_plain[g], gp_size[g],
+      owned[3 + g] = new_gameplay (lvl, gp_names[g], gp_plain[g], gp_size[g], splice,
                                    gp_info[g], error);
       if (owned[3 + g] == NULL)
         goto done;
@@ -379,40 +381,36 @@ GBytes *
 wk_rc2_level_rewrite (const WkRc2Level *lvl, const WkRc2Rewrite *rw,
                       WkRc2RewriteInfo *info, GError **error)
 {
-  memset (info, 0, sizeof *info);
-  GBytes *out = build (lvl, rw, info, error);
-  if (out == NULL)
-    {
-      wk_error_prefix (error, "RC2 save");
-      return NULL;
-    }
-  /* what each stream must decode to */
-  g_autofree guint8 *core = NULL;
-  gsize core_n = 0;
-  if (rw->tfrags || rw->collision)
-    {
-      const WkRc2Section *cd = wk_rc2_section (lvl, "core_data");
-      g_autoptr (GBytes) old = decode (wk_rc2_data (lvl) + cd->offset, cd->size, 0,
-                                       WK_RC2_CORE (lvl, WK_RC2_DECOMPRESSED_SIZE), error);
-      if (old == NULL)
-        goto fail;
-      core = g_bytes_unref_to_data (g_steal_pointer (&old), &core_n);
-      if ((rw->tfrags && !put_block (core, core_n, lvl, "tfrags", rw->tfrags,
-                                     rw->tfrags_size, error))
-          || (rw->collision && !put_block (core, core_n, lvl, "collision",
-                                           rw->collision, rw->collision_size, error)))
-        goto fail;
-    }
   static const char *const names[3] = { "core_data", "gameplay", "gameplay_pal" };
-  const guint8 *want[3] = { core, rw->gameplay, rw->gameplay_pal };
-  const gsize want_n[3] = { core_n, rw->gameplay_size, rw->gameplay_pal_size };
-  if (!verify (out, names, want, want_n, error))
-    goto fail;
-  return out;
-fail:
-  wk_error_prefix (error, "the saved RC2 level does not read back");
-  g_bytes_unref (out);
-  return NULL;
+  /* spliced streams first; should one not read back (a bug), everything
+   * compressed whole */
+  for (int splice = 1; splice >= 0; splice--)
+    {
+      memset (info, 0, sizeof *info);
+      g_autoptr (GBytes) core = NULL;
+      GBytes *out = build (lvl, rw, splice, info, &core, error);
+      if (out == NULL)
+        {
+          wk_error_prefix (error, "RC2 save");
+          return NULL;
+        }
+      gsize core_n = 0;
+      const guint8 *want[3] = { core ? g_bytes_get_data (core, &core_n) : NULL,
+                                rw->gameplay, rw->gameplay_pal };
+      const gsize want_n[3] = { core_n, rw->gameplay_size, rw->gameplay_pal_size };
+      GError *err = NULL;
+      if (verify (out, names, want, want_n, &err))
+        return out;
+      g_bytes_unref (out);
+      if (!splice)
+        {
+          g_propagate_error (error, err);
+          wk_error_prefix (error, "the saved RC2 level does not read back");
+          return NULL;
+        }
+      g_clear_error (&err);
+    }
+  g_assert_not_reached ();
 }
 
 gboolean
