@@ -25,7 +25,7 @@ import wadkit
 
 from . import convert, materials
 from .import_rc2 import SETTINGS_PROPS
-from .mesh_build import drop_degenerate
+from .mesh_build import drop_degenerate, linear_to_srgb, srgb_to_linear
 
 ATTR_PATCH = "wadkit_patch"
 ATTR_TEXTURE = "wadkit_texture"
@@ -68,39 +68,57 @@ def _face_int(me, name, n) -> np.ndarray | None:
 
 def _read(ob) -> dict:
     """World positions (V,3), corners (L,), polygon sizes / starts (F,),
-    per-corner UV (file convention) and colour, per-face texture."""
+    per-corner UV (file convention) and display colour, per-face texture;
+    one foreach_get per array (Blender 4+: on the attributes, which are
+    copied whole)."""
     me = ob.data
     nv, nl, nf = len(me.vertices), len(me.loops), len(me.polygons)
+    at = me.attributes
+    fast = bpy.app.version >= (4, 0, 0)
     co = np.empty(nv * 3, np.float32)
-    me.vertices.foreach_get("co", co)
+    loops = np.empty(nl, np.int32)
+    if fast:
+        at["position"].data.foreach_get("vector", co)
+        if nl:
+            at[".corner_vert"].data.foreach_get("value", loops)
+    else:
+        me.vertices.foreach_get("co", co)
+        me.loops.foreach_get("vertex_index", loops)
     m = np.array(ob.matrix_world, np.float64)
     co = co.reshape(-1, 3)
     if not np.array_equal(m, np.eye(4)):
         co = (co @ m[:3, :3].T + m[:3, 3]).astype(np.float32)
-    loops = np.empty(nl, np.int32)
-    me.loops.foreach_get("vertex_index", loops)
-    sizes, starts = np.empty(nf, np.int32), np.empty(nf, np.int32)
-    me.polygons.foreach_get("loop_total", sizes)
-    me.polygons.foreach_get("loop_start", starts)
+    if nl == 3 * nf:       # every polygon has >= 3 corners: all triangles
+        sizes, starts = np.full(nf, 3, np.int32), np.arange(0, nl, 3, dtype=np.int32)
+    else:
+        sizes, starts = np.empty(nf, np.int32), np.empty(nf, np.int32)
+        me.polygons.foreach_get("loop_total", sizes)
+        me.polygons.foreach_get("loop_start", starts)
     uv = np.zeros(nl * 2, np.float32)
-    if me.uv_layers.active is not None:
-        me.uv_layers.active.data.foreach_get("uv", uv)
+    uvl = me.uv_layers.active
+    if uvl is not None:
+        if fast:
+            at[uvl.name].data.foreach_get("vector", uv)
+        else:
+            uvl.data.foreach_get("uv", uv)
     col = np.ones(nl * 4, np.float32)
     ca = me.color_attributes.get(materials.COLOR_ATTR)
     if ca is not None and ca.domain == "CORNER":
-        ca.data.foreach_get("color_srgb", col)
-    mi = np.empty(nf, np.int32)
-    me.polygons.foreach_get("material_index", mi)
+        ca.data.foreach_get("color", col)           # linear; converted below
+    mi = _face_int(me, "material_index", nf)
+    if mi is None:
+        mi = np.zeros(nf, np.int32)
     slot_tex = []
     for slot in ob.material_slots:
         hit = _TFRAG_MATERIAL.search(slot.material.name) if slot.material else None
         slot_tex.append(int(hit.group(1)) if hit else -1)
+    lut = np.array(slot_tex + [-1], np.int32)
+    tex = lut[np.where((mi >= 0) & (mi < len(slot_tex)), mi, len(slot_tex))]
     stored = _face_int(me, ATTR_TEXTURE, nf)
-    tex = np.array([slot_tex[i] if 0 <= i < len(slot_tex) else -1 for i in mi], np.int32)
     if stored is not None:
         tex = np.where(tex < 0, stored, tex)
     return {"co": co, "loops": loops, "sizes": sizes, "starts": starts,
-            "uv": convert.flip_v(uv.reshape(-1, 2)), "color": col.reshape(-1, 4),
+            "uv": convert.flip_v(uv.reshape(-1, 2)), "color_linear": col.reshape(-1, 4),
             "texture": tex, "patch": _face_int(me, ATTR_PATCH, nf)}
 
 
@@ -124,6 +142,7 @@ def _terrain(lvl, ed, ob, notes) -> bool:
     tri = t["triangles"]
     keep = drop_degenerate(tri)
     r = _read(ob)
+    lin = r["color_linear"].reshape(-1, 3, 4)
     bad = (r["texture"] < 0) | (r["texture"] >= lvl._tfrag_texture_count())
     if bad.any():
         raise ExportError(f"{ob.name}: {int(bad.sum())} faces have no tfrag texture "
@@ -133,13 +152,19 @@ def _terrain(lvl, ed, ob, notes) -> bool:
         pos = _keep(r["co"], t["positions"], POS_EPS)
         uv, col, tex = t["uv"].copy(), t["color"].copy(), t["texture"].copy()
         uv[keep] = _keep(r["uv"].reshape(-1, 3, 2), t["uv"][keep], UV_EPS)
-        col[keep] = _keep(r["color"].reshape(-1, 3, 4), t["color"][keep], COL_EPS)
+        # colours compared in Blender's linear storage; changed ones converted
+        old_lin = srgb_to_linear(t["color"][keep])
+        moved = np.abs(lin - old_lin).reshape(len(lin), -1).max(axis=1) > COL_EPS
+        part = t["color"][keep]
+        part[moved] = linear_to_srgb(lin[moved])
+        col[keep] = part
         tex[keep] = r["texture"]
         if all(np.array_equal(a, b) for a, b in ((pos, t["positions"]), (uv, t["uv"]),
                                                  (col, t["color"]), (tex, t["texture"]))):
             return False
         ed.set_terrain(pos, uv, col, tex)
         return True
+    r["color"] = linear_to_srgb(r["color_linear"])
     return _patches(lvl, ed, ob, r, t, keep, notes)
 
 
