@@ -34,44 +34,6 @@ wk_rc2_core_region (const WkRc2Level *lvl, const char *name, gsize *start, gsize
   *end = (gsize) e;
 }
 
-/* A whole stream decoded: expected >= 0 its declared size. */
-static GBytes *
-decode (const guint8 *src, gsize size, gint64 base, gint64 expected, GError **error)
-{
-  WkLzDecoder d;
-  if (!wk_lz_decoder_init (&d, src, size, base, error))
-    return NULL;
-  gsize declared = (gsize) (d.end - d.stream);
-  guint64 bound = MIN (wk_lz_max_output (declared), (guint64) MAX_PLAIN);
-  gsize cap = expected >= 0 ? (gsize) expected + 1 : MIN ((gsize) bound + 1, declared * 4 + 64);
-  guint8 *out = g_malloc (cap);
-  for (;;)
-    {
-      WkLzStatus st = wk_lz_decoder_run (&d, out, cap, error);
-      if (st == WK_LZ_DONE)
-        break;
-      if (st == WK_LZ_ERROR || cap > bound)
-        {
-          if (st != WK_LZ_ERROR)
-            wk_set_error (error, WK_ERROR_FORMAT, base, "the stream decodes to more "
-                          "than %" G_GUINT64_FORMAT " bytes", bound);
-          g_free (out);
-          return NULL;
-        }
-      cap = MIN (cap * 2, (gsize) bound + 1);
-      out = g_realloc (out, cap);
-    }
-  if (expected >= 0 && d.produced != (gsize) expected)
-    {
-      wk_set_error (error, WK_ERROR_FORMAT, base, "the stream decodes to %"
-                    G_GSIZE_FORMAT " bytes, its container says %" G_GINT64_FORMAT,
-                    d.produced, expected);
-      g_free (out);
-      return NULL;
-    }
-  return g_bytes_new_take (g_realloc (out, MAX (d.produced, 1)), d.produced);
-}
-
 /* ---- laying out pieces (sections of the data extent, extents of the
  * file) again in their stored order ------------------------------------ */
 
@@ -355,12 +317,14 @@ verify (GBytes *bytes, const char *const names[3], const guint8 *const want[3],
           g_clear_error (&skip); /* a level without that stream */
           continue;
         }
-      g_autoptr (GBytes) plain = decode (file + off, size, (gint64) off, expected, error);
-      if (plain == NULL)
+      g_autoptr (WkRestreamMap) map = wk_rc2_restream_map (file + off, size, (gint64) off,
+                                                           expected, MAX_PLAIN, error);
+      if (map == NULL)
         {
           wk_error_prefix (error, "%s", names[s]);
           return FALSE;
         }
+      GBytes *plain = map->plain;
       if (want[s] == NULL)
         continue;
       gsize n;

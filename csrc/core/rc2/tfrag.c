@@ -177,7 +177,7 @@ strips (const Patch *pt, const Ctx *x, guint lod, gboolean check_vertices,
     {
       const guint8 *rec = s->p + 4 * r;
       gint64 rec_abs = s->abs + 4 * (gint64) r;
-      gint raw = (gint8) rec[0], off = (gint8) rec[2];
+      gint raw = (gint8) rec[0];
       if (raw == 0)
         break;
       if (r == 0 && raw > 0)
@@ -187,9 +187,7 @@ strips (const Patch *pt, const Ctx *x, guint lod, gboolean check_vertices,
                         lod, raw);
           return -1;
         }
-      guint n = raw < 0 ? (guint) (raw + 128) : (guint) raw;
-      if (raw < 0 && off >= 0) /* only a biased record binds (docs) */
-        adgif = off / 5;
+      guint n = wk_tfrag_record (rec, &adgif);
       if (adgif < 0 || (guint) adgif >= x->ad_gifs)
         {
           wk_set_error (error, WK_ERROR_FORMAT, rec_abs,
@@ -254,12 +252,9 @@ emit (const Decoded *d, guint lod, const WkTfragOut *out)
   for (guint r = 0; r < s->n; r++)
     {
       const guint8 *rec = s->p + 4 * r;
-      gint raw = (gint8) rec[0], off = (gint8) rec[2];
-      if (raw == 0)
+      guint n = wk_tfrag_record (rec, &adgif);
+      if (n == 0)
         break;
-      guint n = raw < 0 ? (guint) (raw + 128) : (guint) raw;
-      if (raw < 0 && off >= 0)
-        adgif = off / 5;
       gint32 texture = wk_les32 (pt->adgifs.p + (gsize) adgif * 80);
       for (guint j = 0; j + 2 < n; j++, t++)
         {

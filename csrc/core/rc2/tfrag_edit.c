@@ -81,12 +81,9 @@ lod0_tris (const Patch *pt, Tris *o)
   for (guint r = 0; r < s->n; r++)
     {
       const guint8 *rec = s->p + 4 * r;
-      gint raw = (gint8) rec[0], off = (gint8) rec[2];
-      if (raw == 0)
+      guint n = wk_tfrag_record (rec, &adgif);
+      if (n == 0)
         break;
-      guint n = raw < 0 ? (guint) (raw + 128) : (guint) raw;
-      if (raw < 0 && off >= 0) /* only a biased record binds (docs) */
-        adgif = off / 5;
       for (guint j = 0; j + 2 < n; j++, t++)
         {
           guint c[3] = { ix->p[k + j], ix->p[k + j + 1], ix->p[k + j + 2] };

@@ -29,3 +29,16 @@ typedef struct {
   gsize tri_base;    /* its first triangle of the chosen LOD */
   gint32 index;
 } Decoded;
+
+/* A strip record {s8 count, s8 flag, s8 ad-gif offset, pad}: its vertex
+ * count (0 ends the list); *adgif becomes the ad-gif it binds — only a
+ * biased record (count < 0, stored as count - 128) with an offset >= 0
+ * binds one (docs/formats/rc2.md, "Strips"). */
+static inline guint
+wk_tfrag_record (const guint8 *rec, gint *adgif)
+{
+  gint raw = (gint8) rec[0], off = (gint8) rec[2];
+  if (raw < 0 && off >= 0)
+    *adgif = off / 5;
+  return raw < 0 ? (guint) (raw + 128) : (guint) raw;
+}
