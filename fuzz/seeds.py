@@ -17,6 +17,9 @@ from builders import eng_level as L  # noqa: E402
 from builders import eng_text as T  # noqa: E402
 from builders import eng_wad as eng  # noqa: E402
 from builders import rc2_level as R  # noqa: E402
+from builders import rc2_moby as MO  # noqa: E402
+from builders import rc2_shrub as SH  # noqa: E402
+from builders import rc2_tie as TI  # noqa: E402
 from builders import tfrag as TF  # noqa: E402
 from builders import wadlz as LZ  # noqa: E402
 
@@ -169,7 +172,17 @@ def rc2_classes_seeds() -> dict[str, bytes]:
     return {"small": R.core_header(fields) + bytes(0x44) + tables}
 
 
+def rc2_class_mesh_seeds() -> dict[str, bytes]:
+    """Byte 0: kind (% 3: tie, shrub, moby) + 3 * LOD; then the class."""
+    tie, shrub = TI.sample_class().bytes(), SH.sample_class().bytes()
+    return {"tie0": bytes([0]) + tie, "tie2": bytes([6]) + tie,
+            "shrub": bytes([1]) + shrub,
+            "moby0": bytes([2]) + MO.sample_class().bytes(),
+            "moby1_rc1": bytes([5]) + MO.sample_class(1).bytes()}
+
+
 SEEDS = {
+    "rc2_class_mesh": rc2_class_mesh_seeds,
     "rc2_gameplay": rc2_gameplay_seeds,
     "rc2_classes": rc2_classes_seeds,
     "rc2_build": rc2_build_seeds,

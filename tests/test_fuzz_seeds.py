@@ -24,6 +24,16 @@ def parse_map(data):
     return g.tiles("file")
 
 
+def parse_class_mesh(data):
+    """As fuzz_rc2_class_mesh.c reads its input: byte 0 = kind + 3 * LOD."""
+    kind, lod = data[0] % 3, (data[0] // 3) % 3
+    if kind == 0:
+        return _core.tie_mesh(data[1:], lod)
+    if kind == 1:
+        return _core.shrub_mesh(data[1:])
+    return _core.moby_mesh(data[1:], lod % 2)
+
+
 ACCEPT = {
     "eng_wad": lambda d: wadkit.eng.from_bytes(d),
     "eng_trak": lambda d: _core.EngGeometry(None, d, 0, None, 0, None, 0).models("file"),
@@ -35,6 +45,7 @@ ACCEPT = {
     "rc2_tfrag": lambda d: _core.tfrag_parse(d, 0, 4),
     "rc2_gameplay": lambda d: _core.rc2_gameplay_parse(d),
     "rc2_classes": lambda d: _core.rc2_classes_parse(d),
+    "rc2_class_mesh": parse_class_mesh,
     "rc2_tfrag_build": None,   # writer harnesses: any bytes are meshes/parts
     "rc2_build": None,
 }

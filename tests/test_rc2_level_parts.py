@@ -92,3 +92,18 @@ def test_built_levels_have_an_empty_sky_and_collision():
     c = lvl.collision()
     assert c["positions"].shape == (0, 3) and c["triangles"].shape == (0, 3)
     assert len(lvl.terrain()["triangles"]) > 0
+
+
+def test_info_counts(write, capsys):
+    from builders import rc2_sky as S
+    from test_rc2_sky import PLAIN, TEXTURED, TEXTURES
+    from wadkit import cli
+    t1 = T.block([T.grid_patch(0, 0)])
+    path = write("LEVEL0.WAD", level_with(sky=S.block([TEXTURED, PLAIN], textures=TEXTURES),
+                                          chunks={2: R.chunk(tfrags=t1)}))
+    assert cli.main(["info", "--json", path]) == 0
+    import json
+    counts = json.loads(capsys.readouterr().out)["counts"]
+    # the second octant repeats the first one's triangle: 2 faces in 2 octants
+    assert (counts["collision_faces"], counts["collision_octants"]) == (2, 2)
+    assert (counts["sky_shells"], counts["chunks"]) == (2, 1)

@@ -173,20 +173,19 @@ def tfrag_parse(block: Buffer, lod: int = 0, texture_count: int = -1,
 def tfrag_texture(pixels: Buffer, width: int, height: int, palette: Buffer,
                   /) -> NDArray[np.uint8]:
     """8-bit pixels + a 256-entry CLUT-ordered palette → (H, W, 4) RGBA."""
+def tie_mesh(data: Buffer, lod: int = 0, offset: int = 0,
+             class_id: int = -1) -> dict[str, Any]:
+    """A tie class → dict of arrays (positions, triangles, uv, texture) + header facts."""
+def shrub_mesh(data: Buffer, offset: int = 0, class_id: int = -1) -> dict[str, Any]:
+    """A shrub class → dict of arrays (positions, triangles, uv, normals, texture)."""
+def moby_mesh(data: Buffer, lod: int = 0, offset: int = 0,
+              class_id: int = -1) -> dict[str, Any]:
+    """A moby class → dict of arrays of one LOD's bind-pose mesh (0 high, 1 low)."""
 def tfrag_build(meshes: Sequence[tuple[NDArray[np.float32], NDArray[np.float32],
                                       NDArray[np.float32], NDArray[np.uint32],
                                       NDArray[np.uint32], NDArray[np.int32]]],
                 lod_distance: float = 32.0, /) -> bytes:
     """Packed meshes → a tfrags block (read back before it is returned)."""
-def rc2_gameplay_parse(gameplay: Buffer, tie_ids: Buffer | None = None,
-                       shrub_ids: Buffer | None = None,
-                       moby_ids: Buffer | None = None) -> dict[str, Any]:
-    """A decompressed RC2 gameplay → blocks, settings, class lists, instances
-    (dicts of arrays); *_ids (int32): the core class numbers to check against."""
-def rc2_classes_parse(core_index: Buffer, base: int = 0) -> dict[str, dict[str, Any]]:
-    """The core moby / tie / shrub class tables → {kind: dict of arrays}."""
-def rc2_gameplay_layouts() -> dict[str, tuple[int, tuple[tuple[str, int, str, int], ...]]]:
-    """{kind: (record size, ((field, offset, type, components), ...))}."""
 def collision_parse(block: Buffer, base: int = 0) -> dict[str, Any]:
     """A collision block → the deduplicated world mesh and the octants."""
 def collision_build(positions: Buffer, tris: Buffer, tri_tags: Buffer,
@@ -218,3 +217,12 @@ def rc2_level_rewrite(level: Buffer, tfrags: Buffer | None, collision: Buffer | 
     extents laid out again; read back before it is returned."""
 def rc2_level_save(level: Buffer, path: str | os.PathLike[str], /) -> None:
     """Check a level file and write it atomically."""
+def rc2_gameplay_parse(gameplay: Buffer, tie_ids: Buffer | None = None,
+                       shrub_ids: Buffer | None = None,
+                       moby_ids: Buffer | None = None) -> dict[str, Any]:
+    """A decompressed RC2 gameplay → blocks, settings, class lists, instances
+    (dicts of arrays); *_ids (int32): the core class numbers to check against."""
+def rc2_classes_parse(core_index: Buffer, base: int = 0) -> dict[str, dict[str, Any]]:
+    """The core moby / tie / shrub class tables → {kind: dict of arrays}."""
+def rc2_gameplay_layouts() -> dict[str, tuple[int, tuple[tuple[str, int, str, int], ...]]]:
+    """{kind: (record size, ((field, offset, type, components), ...))}."""

@@ -99,6 +99,15 @@ class Rc2Class:
     def data(self) -> memoryview:
         return memoryview(self._level.core_data)[self.offset:self.offset + self.size]
 
+    def mesh(self, lod: int = 0) -> dict | None:
+        """The class's mesh as NumPy arrays (wadkit.rc2.tie_mesh,
+        shrub_mesh, moby_mesh; errors name the class and its core_data
+        offset); None when the class has no data in this level."""
+        if self.offset == 0 or self.size == 0:
+            return None
+        from .rc2 import class_mesh
+        return class_mesh(self.kind, self, lod)
+
     def __repr__(self) -> str:
         return (f"<RC2 {self.kind} class {self.id}: {self.size} bytes at "
                 f"core_data 0x{self.offset:x}>")

@@ -10,14 +10,20 @@
     lvl.terrain(lod=0)  # tfrag terrain as NumPy arrays (see Level.terrain)
     lvl.patches       # per tfrag patch: counts, bounding sphere, flags
     lvl.tfrag_textures  # list of (H, W, 4) uint8 RGBA
-    lvl.settings      # level settings (fog, background, death height, chunk planes)
-    lvl.ties, lvl.shrubs, lvl.mobys   # instances: NumPy arrays per field
-    lvl.tie_classes, lvl.shrub_classes, lvl.moby_classes  # core class tables
-    lvl.gameplay_blocks  # the 39 gameplay blocks: offsets, sizes, bytes
     lvl.collision()   # collision mesh: positions, triangles, tag, quads
     lvl.collision_octants()  # the collision octants as stored
     lvl.sky()         # sky shells, clusters, textures
     lvl.level_chunks  # chunks 0..2 present: .terrain(lod), .collision()
+    lvl.settings      # level settings (fog, background, death height, chunk planes)
+    lvl.ties, lvl.shrubs, lvl.mobys   # instances: NumPy arrays per field
+    lvl.tie_classes, lvl.shrub_classes, lvl.moby_classes  # core class tables
+    lvl.gameplay_blocks  # the 39 gameplay blocks: offsets, sizes, bytes
+
+    wadkit.rc2.tie_mesh(class_bytes, lod=0)   # one class's mesh (docs:
+    wadkit.rc2.shrub_mesh(class_bytes)        # "Class meshes")
+    wadkit.rc2.moby_mesh(class_bytes, lod=0)
+    wadkit.rc2.class_mesh("tie", cls, lod=0)  # from a core class object
+
     ed = lvl.edit(); ...; new = ed.apply(); new.save(path)   # writing back
 """
 from __future__ import annotations
@@ -169,6 +175,69 @@ class Level:
                                            gs[pal:pal + 1024]))
         return out
 
+    def sky_block(self) -> memoryview:
+        """The sky block of core_data: from the sky offset to the collision
+        offset (it has no stored size)."""
+        h = self.core_header
+        return memoryview(self.core_data)[h["sky"]:h["collision"]]
+
+    @cached_property
+    def _sky(self) -> dict:
+        block = self.sky_block()
+        sky = _core.sky_parse(block, self.core_header["sky"])
+        sky["textures"] = [
+            _core.tfrag_texture(block[t["pixels"]:t["pixels"] + t["width"] * t["height"]],
+                                t["width"], t["height"],
+                                block[t["palette"]:t["palette"] + 1024])
+            for t in sky["texture_entries"]]
+        return sky
+
+    def sky(self) -> dict:
+        """The sky (docs/formats/rc2.md, "Sky"): colour (RGBA bytes),
+        clear_screen, maximum_sprite_count, fx (bytes: texture indices),
+        textures (list of (H, W, 4) uint8 RGBA, one per texture entry),
+        texture_entries, the raw header offsets, and shells (at most 8):
+        each {textured, flags, clusters (their headers), positions (V,3)
+        f32, uv (V,2) f32, color (V,4) f32, alpha (V,) i16 and st (V,4) u8
+        as stored, triangles (T,3) u32 (stored order reversed), texture
+        (T,) i32 (-1 = none), cluster (T,) i32}. Untextured shells read the
+        ST record as RGBA (noclip's reading); uv keeps Wrench's."""
+        return self._sky
+
+    def collision_block(self) -> memoryview:
+        """The collision block of core_data: from the collision offset to
+        textures_base (it has no stored size)."""
+        h = self.core_header
+        return memoryview(self.core_data)[h["collision"]:h["textures_base"]]
+
+    @cached_property
+    def _collision(self) -> dict:
+        return _core.collision_parse(self.collision_block(),
+                                     self.core_header["collision"])
+
+    def collision(self) -> dict:
+        """The collision mesh, deduplicated over the octants that repeat
+        it: positions (V,3) f32 in metres (file space, Z up); triangles
+        (T,3) u32 counter-clockwise from the front, every face as
+        triangles: the stored triangles first, then each quad as two
+        consecutive rows; tag (T,) u8 (the face's collision type); quad
+        (T,) bool (a half of a quad); quads (Q,4) u32 and quad_tag (Q,) u8
+        (the quads themselves, split r0-r2); folded: stored triangles
+        dropped as halves of a stored quad. See docs/formats/rc2.md."""
+        return _collision_mesh(self._collision)
+
+    def collision_octants(self) -> dict:
+        """The collision octants as stored (see _core.collision_parse and
+        docs/formats/rc2.md): mesh_offset, hero_groups, hero (bytes, not
+        decoded), z_node (coord, count, offset), y_nodes / x_nodes (N,3)
+        i32 {offset (0 = absent), coord, count}, coord (N,3) i32 grid
+        coordinates, offset (N,) u32, size (N,) u8 (the X entry's size
+        byte), counts (N,3) u32 {vertices, faces, quads}, vertices (V,3)
+        i16 around the octant centre (x, y in 1/16 m, z in 1/64 m), faces
+        (F,4) u8 stored v0..v3 (v3 only for the first `quads` of an octant),
+        face_tag (F,) u8. build_collision_octants(...) lays them out again."""
+        return self._collision["octants"]
+
     # ---- gameplay and core class tables (docs/formats/rc2.md) ----------
 
     @cached_property
@@ -256,69 +325,6 @@ class Level:
             return None
         a = self.tie_ambient
         return np.frombuffer(self.gameplay, "<u2", int(a["count"][rec]), int(a["offset"][rec]))
-
-    def sky_block(self) -> memoryview:
-        """The sky block of core_data: from the sky offset to the collision
-        offset (it has no stored size)."""
-        h = self.core_header
-        return memoryview(self.core_data)[h["sky"]:h["collision"]]
-
-    @cached_property
-    def _sky(self) -> dict:
-        block = self.sky_block()
-        sky = _core.sky_parse(block, self.core_header["sky"])
-        sky["textures"] = [
-            _core.tfrag_texture(block[t["pixels"]:t["pixels"] + t["width"] * t["height"]],
-                                t["width"], t["height"],
-                                block[t["palette"]:t["palette"] + 1024])
-            for t in sky["texture_entries"]]
-        return sky
-
-    def sky(self) -> dict:
-        """The sky (docs/formats/rc2.md, "Sky"): colour (RGBA bytes),
-        clear_screen, maximum_sprite_count, fx (bytes: texture indices),
-        textures (list of (H, W, 4) uint8 RGBA, one per texture entry),
-        texture_entries, the raw header offsets, and shells (at most 8):
-        each {textured, flags, clusters (their headers), positions (V,3)
-        f32, uv (V,2) f32, color (V,4) f32, alpha (V,) i16 and st (V,4) u8
-        as stored, triangles (T,3) u32 (stored order reversed), texture
-        (T,) i32 (-1 = none), cluster (T,) i32}. Untextured shells read the
-        ST record as RGBA (noclip's reading); uv keeps Wrench's."""
-        return self._sky
-
-    def collision_block(self) -> memoryview:
-        """The collision block of core_data: from the collision offset to
-        textures_base (it has no stored size)."""
-        h = self.core_header
-        return memoryview(self.core_data)[h["collision"]:h["textures_base"]]
-
-    @cached_property
-    def _collision(self) -> dict:
-        return _core.collision_parse(self.collision_block(),
-                                     self.core_header["collision"])
-
-    def collision(self) -> dict:
-        """The collision mesh, deduplicated over the octants that repeat
-        it: positions (V,3) f32 in metres (file space, Z up); triangles
-        (T,3) u32 counter-clockwise from the front, every face as
-        triangles: the stored triangles first, then each quad as two
-        consecutive rows; tag (T,) u8 (the face's collision type); quad
-        (T,) bool (a half of a quad); quads (Q,4) u32 and quad_tag (Q,) u8
-        (the quads themselves, split r0-r2); folded: stored triangles
-        dropped as halves of a stored quad. See docs/formats/rc2.md."""
-        return _collision_mesh(self._collision)
-
-    def collision_octants(self) -> dict:
-        """The collision octants as stored (see _core.collision_parse and
-        docs/formats/rc2.md): mesh_offset, hero_groups, hero (bytes, not
-        decoded), z_node (coord, count, offset), y_nodes / x_nodes (N,3)
-        i32 {offset (0 = absent), coord, count}, coord (N,3) i32 grid
-        coordinates, offset (N,) u32, size (N,) u8 (the X entry's size
-        byte), counts (N,3) u32 {vertices, faces, quads}, vertices (V,3)
-        i16 around the octant centre (x, y in 1/16 m, z in 1/64 m), faces
-        (F,4) u8 stored v0..v3 (v3 only for the first `quads` of an octant),
-        face_tag (F,) u8. build_collision_octants(...) lays them out again."""
-        return self._collision["octants"]
 
     # ---- writing (wadkit/_rc2_edit.py, docs/formats/rc2.md) ----------
 
@@ -496,6 +502,49 @@ def build_collision_octants(octants: dict) -> bytes:
             ("counts", np.uint32), ("vertices", np.int16), ("faces", np.uint8),
             ("face_tag", np.uint8))),
         bytes(octants.get("hero", b"")))
+
+def tie_mesh(data, lod: int = 0, offset: int = 0, class_id: int = -1) -> dict:
+    """Decode LOD lod (0 finest .. 2) of one tie class (its bytes, e.g. the
+    class's slice of core_data; offset = where they start there, for
+    errors; class_id names it in errors, else the header's o_class).
+    positions (V,3) f32, game space (Z up), the class scale applied; uv
+    (V,2) f32; triangles (T,3) u32; texture (T,) i32, an index into the
+    class's 16 textures; plus header facts (o_class, scale, bsphere,
+    lod_distances, packet_counts, lod_headers, strips, ...). No normals or
+    vertex colours (docs/formats/rc2.md, "Tie classes"). FormatError when
+    the class breaks an invariant (GS walk, q = 4096, counts)."""
+    return _core.tie_mesh(data, lod, offset, class_id)
+
+
+def shrub_mesh(data, offset: int = 0, class_id: int = -1) -> dict:
+    """Decode one shrub class: positions, uv, normals (V,3) f32 unit
+    vectors, triangles, texture (as tie_mesh) plus header facts."""
+    return _core.shrub_mesh(data, offset, class_id)
+
+
+def moby_mesh(data, lod: int = 0, offset: int = 0, class_id: int = -1) -> dict:
+    """Decode the mesh of one moby class LOD (0 high, 1 low) in its bind
+    pose: positions, uv, normals, triangles, texture (-1 = none) plus
+    scale, bsphere, joint_count, packet_counts, format, has_mesh. Metal
+    packets and bangles are not decoded."""
+    return _core.moby_mesh(data, lod, offset, class_id)
+
+
+_CLASS_MESH = {"tie": tie_mesh, "shrub": shrub_mesh, "moby": moby_mesh}
+
+
+def class_mesh(kind: str, cls, lod: int = 0) -> dict:
+    """The mesh of a core class object (kind 'tie', 'shrub' or 'moby'):
+    decodes cls.data, naming cls.id in errors; cls.offset (where the bytes
+    start in core_data) when the object has one. Meant as the body of the
+    class objects' mesh(lod) method."""
+    decode = _CLASS_MESH[kind]
+    offset = getattr(cls, "offset", 0)
+    if kind == "shrub":
+        if lod != 0:
+            raise ValueError(f"shrub classes have one LOD, not {lod}")
+        return decode(cls.data, offset, cls.id)
+    return decode(cls.data, lod, offset, cls.id)
 
 
 def open(path: str | os.PathLike, max_size: int = DEFAULT_MAX_SIZE) -> Level:

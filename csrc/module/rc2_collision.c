@@ -88,7 +88,8 @@ octants_dict (const WkRc2Collision *c, const guint8 *block, gsize size)
       counts[3 * i + 1] = o->n_faces;
       counts[3 * i + 2] = o->n_quads;
     }
-  memcpy (verts, c->vertices->data, c->vertices->len * 3 * sizeof (gint16));
+  if (c->vertices->len)
+    memcpy (verts, c->vertices->data, c->vertices->len * 3 * sizeof (gint16));
   for (guint i = 0; i < c->faces->len; i++)
     {
       const WkCollFace *f = &g_array_index (c->faces, WkCollFace, i);

@@ -212,18 +212,18 @@ wk_rc2_collision_build_octants (const WkRc2Collision *c, const guint8 *hero,
               wk_put_u16 (o, (guint16) t->n_faces);
               wk_put_u8 (o, (guint8) t->n_vertices);
               wk_put_u8 (o, (guint8) t->n_quads);
-              const gint16 *vs = &g_array_index (c->vertices, gint16,
-                                                 3 * (gsize) t->first_vertex);
               for (guint i = 0; i < t->n_vertices; i++)
-                wk_put_u32 (o, pack_vertex (vs + 3 * i));
-              const WkCollFace *f = &g_array_index (c->faces, WkCollFace, t->first_face);
+                wk_put_u32 (o, pack_vertex (&g_array_index (
+                                   c->vertices, gint16, 3 * ((gsize) t->first_vertex + i))));
               for (guint i = 0; i < t->n_faces; i++)
                 {
-                  wk_put_bytes (o, f[i].v, 3);
-                  wk_put_u8 (o, f[i].tag);
+                  const WkCollFace *f = &g_array_index (c->faces, WkCollFace,
+                                                        t->first_face + i);
+                  wk_put_bytes (o, f->v, 3);
+                  wk_put_u8 (o, f->tag);
                 }
               for (guint i = 0; i < t->n_quads; i++)
-                wk_put_u8 (o, f[i].v[3]);
+                wk_put_u8 (o, g_array_index (c->faces, WkCollFace, t->first_face + i).v[3]);
             }
         }
     }
@@ -525,7 +525,8 @@ wk_rc2_collision_build (const WkCollMesh *in, GError **error)
   for (gsize r = 0; r < nf; r++)
     if (!bin_face (&sorted[r], (guint32) r, nt, pairs, error))
       return NULL;
-  qsort (pairs->data, pairs->len, sizeof (Pair), cmp_pair);
+  if (pairs->len)
+    qsort (pairs->data, pairs->len, sizeof (Pair), cmp_pair);
 
   g_autoptr (WkRc2Collision) c = g_new0 (WkRc2Collision, 1);
   c->mesh_offset = WK_COLL_MESH_OFFSET;
