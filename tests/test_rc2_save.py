@@ -603,3 +603,44 @@ def test_random_edits_of_a_big_level_write_clean_streams(big, seed):
     r = streams_ok(new.to_bytes())
     np.testing.assert_array_equal(new.terrain(0)["positions"], pos)
     assert len(RR.gameplay(r["gameplay"])["shrubs"]) == 2000 + seed % 2
+
+
+def test_padded_stream_section_is_kept_when_its_bytes_do_not_change():
+    """Found by fuzz_rc2_level: a core_data section longer than its stream
+    (padding after the declared size) lost its padding, and so the file
+    changed, when an edit left core_data's bytes as they were."""
+    core, fields = R.core_parts(tfrags=T.block([T.grid_patch(0, 0)]), sky=b"",
+                                collision=C.block(F.OCTANTS), texels=bytes(64))
+    stream = wadlz.greedy_compress(core)
+    data, _ = R.level(core=core, core_stream=stream + b"\x5a" * 40,
+                      core_fields={**fields, 0x88: len(stream)})
+    lvl = wadkit.rc2.from_bytes(data)
+    ed = lvl.edit()
+    t = lvl.terrain(0)
+    ed.set_terrain(t["positions"], t["uv"], t["color"], t["texture"])
+    ed.set_patch(0, *patch_mesh(t, 0))       # re-encoded to the same bytes?
+    new = ed.apply()
+    if bytes(new.tfrag_block()) == bytes(lvl.tfrag_block()):
+        assert new.to_bytes() == data
+    ed = lvl.edit()
+    ed.set_terrain(t["positions"], t["uv"], t["color"], t["texture"])
+    assert ed.apply().to_bytes() == data
+
+
+def patch_mesh(t, p):
+    rows = np.flatnonzero(t["patch"] == p)
+    verts, inv = np.unique(t["triangles"][rows].ravel(), return_inverse=True)
+    return (t["positions"][verts], inv.reshape(-1, 3), t["uv"][rows], t["color"][rows],
+            t["texture"][rows])
+
+
+def test_file_not_a_whole_number_of_sectors_saves_unchanged():
+    """Found by fuzz_rc2_level: a rewrite that moved nothing still padded
+    the file to a whole sector."""
+    data = F.level()[0] + b"tail"
+    lvl = wadkit.rc2.from_bytes(data)
+    assert lvl.edit().apply().to_bytes() == data
+    ed = lvl.edit()
+    ed.set_settings(death_height=-1.0)          # the gameplay moves, the tail goes
+    new = ed.apply().to_bytes()
+    assert len(new) % 2048 == 0 and wadkit.rc2.from_bytes(new).settings["death_height"] == -1.0

@@ -125,12 +125,21 @@ relayout (const guint8 *src, gsize src_size, Piece *pieces, guint n, gsize unit,
     }
   if (!moved && prev_end < src_size)
     g_byte_array_append (o, src + prev_end, (guint) (src_size - prev_end));
-  if (unit > 1)
+  if (unit > 1 && moved)
     zeros (o, (unit - o->len % unit) % unit);
   return o;
 }
 
 /* ---- the level -------------------------------------------------------- */
+
+/* The new stream is the old one (whose container may pad it). */
+static gboolean
+same_stream (GBytes *stream, const guint8 *old, gsize old_size)
+{
+  gsize n;
+  const guint8 *p = g_bytes_get_data (stream, &n);
+  return n <= old_size && memcmp (p, old, n) == 0;
+}
 
 static gboolean
 put_block (guint8 *core, gsize core_size, const WkRc2Level *lvl, const char *name,
@@ -220,6 +229,9 @@ build (const WkRc2Level *lvl, const WkRc2Rewrite *rw, gboolean splice,
                      error))
         goto done;
       owned[0] = stream, owned[1] = index;
+      const WkRc2Section *cd = wk_rc2_section (lvl, "core_data");
+      if (same_stream (stream, file + cd->offset, cd->size))
+        goto gameplay;       /* the same core_data: its section stays as it is */
       Piece sec[WK_RC2_SECTIONS];
       for (guint i = 0; i < WK_RC2_SECTIONS; i++)
         {
@@ -246,6 +258,7 @@ build (const WkRc2Level *lvl, const WkRc2Rewrite *rw, gboolean splice,
         if (ext[i].off == dx->offset && ext[i].size == dx->size)
           ext[i].repl = owned[2];
     }
+gameplay:;
   static const char *const gp_names[2] = { "gameplay", "gameplay_pal" };
   const guint8 *gp_plain[2] = { rw->gameplay, rw->gameplay_pal };
   const gsize gp_size[2] = { rw->gameplay_size, rw->gameplay_pal_size };
@@ -259,6 +272,8 @@ build (const WkRc2Level *lvl, const WkRc2Rewrite *rw, gboolean splice,
                                    gp_info[g], error);
       if (owned[3 + g] == NULL)
         goto done;
+      if (same_stream (owned[3 + g], file + x->offset, x->size))
+        continue;            /* unchanged: the extent stays as it is */
       for (guint i = 0; i < lvl->n_extents; i++)
         if (ext[i].size && ext[i].off == x->offset && ext[i].size == x->size)
           {
