@@ -258,13 +258,8 @@ emit (const Decoded *d, guint lod, const WkTfragOut *out)
       gint32 texture = wk_les32 (pt->adgifs.p + (gsize) adgif * 80);
       for (guint j = 0; j + 2 < n; j++, t++)
         {
-          guint corner[3] = { ix->p[k + j], ix->p[k + j + 1], ix->p[k + j + 2] };
-          if (j & 1) /* every other triangle of a strip is wound backwards */
-            {
-              guint c0 = corner[0];
-              corner[0] = corner[1];
-              corner[1] = c0;
-            }
+          guint corner[3];
+          wk_tfrag_corners (ix->p + k, j, corner);
           for (int c = 0; c < 3; c++)
             {
               const guint8 *vi = vinfo_at (pt, corner[c], NULL);

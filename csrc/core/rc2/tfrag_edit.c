@@ -86,13 +86,8 @@ lod0_tris (const Patch *pt, Tris *o)
         break;
       for (guint j = 0; j + 2 < n; j++, t++)
         {
-          guint c[3] = { ix->p[k + j], ix->p[k + j + 1], ix->p[k + j + 2] };
-          if (j & 1)
-            {
-              guint c0 = c[0];
-              c[0] = c[1];
-              c[1] = c0;
-            }
+          guint c[3];
+          wk_tfrag_corners (ix->p + k, j, c);
           memcpy (o->corner[t], c, sizeof c);
           o->run[t] = (gint) r;
           o->adgif[t] = adgif;

@@ -42,3 +42,13 @@ wk_tfrag_record (const guint8 *rec, gint *adgif)
     *adgif = off / 5;
   return raw < 0 ? (guint) (raw + 128) : (guint) raw;
 }
+
+/* Triangle j of the strip whose indices start at idx: its three vertex
+ * infos, every other triangle turned so all wind like the first. */
+static inline void
+wk_tfrag_corners (const guint8 *idx, guint j, guint c[3])
+{
+  c[0] = idx[j + (j & 1)];
+  c[1] = idx[j + 1 - (j & 1)];
+  c[2] = idx[j + 2];
+}
