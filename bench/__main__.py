@@ -13,7 +13,7 @@ import platform
 import sys
 import time
 
-from . import harness, rows_batch, rows_blender, rows_eng, rows_rc2
+from . import harness, rows_batch, rows_blender, rows_eng, rows_rc2, rows_rc2_save
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -36,6 +36,7 @@ def main(argv=None) -> int:
     else:
         rows += rows_blender.rows(rounds, a.quick, workdir,
                                   os.path.join(workdir, "eng_x1.wad"))
+        rows += rows_rc2_save.blender_rows(rounds, a.quick, workdir)
     print(harness.table(rows))
     meta = {"rounds": rounds, "quick": a.quick, "python": sys.version.split()[0],
             "machine": platform.machine(), "cpus": os.cpu_count(),

@@ -160,6 +160,35 @@ class IMPORT_SCENE_OT_wadkit_rc2(_Dropped, bpy.types.Operator, ImportHelper):
         return {"FINISHED"}
 
 
+class EXPORT_SCENE_OT_wadkit_rc2(bpy.types.Operator, ExportHelper):
+    """Write the imported Ratchet & Clank 2 level back to a new LEVEL WAD"""
+    bl_idname = "export_scene.wadkit_rc2"
+    bl_label = "Export Ratchet & Clank 2 level"
+    bl_options = {"REGISTER", "PRESET"}
+
+    filename_ext = ".wad"
+    filter_glob: StringProperty(default="*.wad;*.WAD", options={"HIDDEN"})
+    base_path: StringProperty(name="Base level", subtype="FILE_PATH",
+                              description="The LEVEL WAD the new one is based on "
+                                          "(default: the imported file)")
+
+    @classmethod
+    def poll(cls, context):
+        from .export_rc2 import rc2_collections
+        return bool(rc2_collections(context.scene))
+
+    def execute(self, context):
+        from .export_rc2 import ExportError, export_rc2
+        try:
+            how, notes = export_rc2(context, self.filepath, base_path=self.base_path or None)
+        except (ExportError, wadkit.WadError, OSError) as e:
+            return _fail(self, e)
+        for note in notes:
+            self.report({"WARNING"}, note)
+        self.report({"INFO"}, f"wrote {self.filepath} ({how})")
+        return {"FINISHED"}
+
+
 def _menu_import(self, context):
     self.layout.operator(IMPORT_SCENE_OT_wadkit_eng.bl_idname,
                          text="Croc-engine level (.wad)")
@@ -171,10 +200,13 @@ def _menu_export(self, context):
     if eng_level_in_scene(context):        # nothing to export otherwise
         self.layout.operator(EXPORT_SCENE_OT_wadkit_eng.bl_idname,
                              text="Croc-engine level (.wad)")
+    if EXPORT_SCENE_OT_wadkit_rc2.poll(context):
+        self.layout.operator(EXPORT_SCENE_OT_wadkit_rc2.bl_idname,
+                             text="Ratchet & Clank 2 level (.wad)")
 
 
 CLASSES = [IMPORT_SCENE_OT_wadkit_eng, EXPORT_SCENE_OT_wadkit_eng,
-           IMPORT_SCENE_OT_wadkit_rc2]
+           IMPORT_SCENE_OT_wadkit_rc2, EXPORT_SCENE_OT_wadkit_rc2]
 
 if hasattr(bpy.types, "FileHandler"):      # Blender 4.1+: drag and drop
     def _drop_target(context) -> bool:

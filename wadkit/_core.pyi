@@ -243,6 +243,25 @@ def collision_build_octants(mesh_offset: int, z_node: tuple[int, int],
     """Octants as stored → a collision block in the canonical layout."""
 def sky_parse(block: Buffer, base: int = 0) -> dict[str, Any]:
     """A sky block → header, texture entries and shells of arrays."""
+def rc2_tfrags_edit(region: Buffer, base: int, texture_count: int,
+                    positions: Buffer | None, uv: Buffer | None, color: Buffer | None,
+                    texture: Buffer | None,
+                    meshes: Sequence[tuple[int, Buffer, Buffer, Buffer, Buffer, Buffer]],
+                    /) -> tuple[bytes, bytes]:
+    """The tfrags region edited (in place or re-encoded per patch) and a
+    status byte per patch (0 kept, 1 in place, 2 re-encoded, 3 moved)."""
+def rc2_gameplay_write(gameplay: Buffer, core_ids: dict[str, Buffer],
+                       instances: dict[str, tuple[Buffer, Buffer, Buffer]],
+                       settings: Sequence[tuple[str, tuple[float, ...]]],
+                       /) -> tuple[bytes, dict[str, Any]]:
+    """A gameplay rewritten from its parse and the edit, and a report."""
+def rc2_level_rewrite(level: Buffer, tfrags: Buffer | None, collision: Buffer | None,
+                      gameplay: Buffer | None, gameplay_pal: Buffer | None,
+                      /) -> tuple[bytes, dict[str, dict[str, Any]]]:
+    """The level file with new blocks / gameplay, streams recompressed,
+    extents laid out again; read back before it is returned."""
+def rc2_level_save(level: Buffer, path: str | os.PathLike[str], /) -> None:
+    """Check a level file and write it atomically."""
 def rc2_gameplay_parse(gameplay: Buffer, tie_ids: Buffer | None = None,
                        shrub_ids: Buffer | None = None,
                        moby_ids: Buffer | None = None) -> dict[str, Any]:
