@@ -37,7 +37,7 @@ def test_floor_tools_have_undo_and_a_poll(scene, small):
     assert bpy.ops.export_scene.wadkit_eng.poll()
 
 
-def test_export_menu_entry_only_with_an_eng_level(scene, small, tmp_path):
+def test_export_menu_entries_only_with_their_level(scene, small, tmp_path):
     class Layout:
         def __init__(self):
             self.ops = []
@@ -53,10 +53,11 @@ def test_export_menu_entry_only_with_an_eng_level(scene, small, tmp_path):
     assert menu.layout.ops == []
     bpy.ops.import_scene.wadkit_rc2(filepath=_rc2_sample(tmp_path))
     operators._menu_export(menu, bpy.context)
-    assert menu.layout.ops == []                     # an RC2 level is not exported
+    assert menu.layout.ops == ["export_scene.wadkit_rc2"]   # only the RC2 entry
+    menu.layout = Layout()
     bpy.ops.import_scene.wadkit_eng(filepath=small)
     operators._menu_export(menu, bpy.context)
-    assert menu.layout.ops == ["export_scene.wadkit_eng"]
+    assert menu.layout.ops == ["export_scene.wadkit_eng", "export_scene.wadkit_rc2"]
 
 
 def _rc2_sample(tmp_path):
