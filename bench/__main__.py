@@ -13,7 +13,7 @@ import platform
 import sys
 import time
 
-from . import harness, rows_blender, rows_eng, rows_rc2
+from . import harness, rows_batch, rows_blender, rows_eng, rows_rc2
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -30,6 +30,7 @@ def main(argv=None) -> int:
     t0 = time.time()
     rows = rows_eng.rows(rounds, a.quick, workdir)
     rows += rows_rc2.rows(rounds, a.quick, workdir)
+    rows += rows_batch.rows(rounds, a.quick, workdir)
     if a.no_blender:
         rows += rows_blender.skipped("not run (--no-blender)")
     else:

@@ -141,4 +141,6 @@ def rows(rounds: int, quick: bool, workdir: str) -> list[Row]:
     out = [world_mesh_row(wad1, facts1, rounds)]
     out += fresh_rows(paths, levels, rounds)
     out += [memory_row(paths[s], levels[s][1]) for s in sorted(levels) if s in (1, 10)]
+    from . import rows_eng_edit
+    out += rows_eng_edit.rows(rounds, quick)
     return out

@@ -22,7 +22,9 @@ ISSUE_ROWS = ["ENG level → world-mesh arrays", "WAD-LZ decompress vs zlib",
               "WAD-LZ decompress vs numpy.copy", "WAD-LZ compress vs greedy",
               "RC2 tfrag decode, ", "Blender import vs obj_import",
               "Blender export unchanged vs obj_export",
-              "Blender export modified vs obj_export", "peak memory converting a level ×1"]
+              "Blender export modified vs obj_export", "peak memory converting a level ×1",
+              "ENG single-vertex edit → level, ",
+              "batch convert 8 levels, pool vs -j 1"]
 
 
 def test_reference_parser_agrees_with_world_mesh():

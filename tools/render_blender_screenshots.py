@@ -10,6 +10,7 @@ import math
 import os
 import sys
 import tempfile
+import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path[:0] = [ROOT, os.path.join(ROOT, "tests"), os.path.join(ROOT, "tests", "blender")]
@@ -32,9 +33,11 @@ def setup_render(path, w=640, h=360):
     sc.render.filepath = path
     sc.render.image_settings.file_format = "PNG"
     world = bpy.data.worlds.new("w")
-    world.use_nodes = True
-    world.node_tree.nodes["Background"].inputs["Strength"].default_value = 1.0
-    world.node_tree.nodes["Background"].inputs["Color"].default_value = (0.6, 0.7, 0.8, 1)
+    if world.node_tree is None:        # Blender < 5.0 makes it on use_nodes
+        world.use_nodes = True
+    bg = next(n for n in world.node_tree.nodes if n.type == "BACKGROUND")
+    bg.inputs["Strength"].default_value = 1.0
+    bg.inputs["Color"].default_value = (0.6, 0.7, 0.8, 1)
     sc.world = world
     sun = bpy.data.objects.new("sun", bpy.data.lights.new("sun", "SUN"))
     sun.data.energy = 3.0
@@ -52,10 +55,30 @@ def camera(loc, target, lens=35):
     bpy.context.scene.camera = cam
 
 
-def render(out):
-    bpy.context.scene.render.filepath = out
-    bpy.ops.render.render(write_still=True)
-    print("wrote", out)
+def render(out, log=None):
+    """Render the scene to out. log: a file that takes Cycles' progress
+    lines (hundreds per image) instead of stdout; one summary line is
+    printed either way."""
+    sc = bpy.context.scene
+    sc.render.filepath = out
+    t0 = time.perf_counter()
+    saved = None
+    if log is not None:
+        sys.stdout.flush()
+        saved = os.dup(1)
+        fd = os.open(log, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o644)
+        os.dup2(fd, 1)
+        os.close(fd)
+    try:
+        bpy.ops.render.render(write_still=True)
+    finally:
+        if saved is not None:
+            sys.stdout.flush()
+            os.dup2(saved, 1)
+            os.close(saved)
+    print(f"{out}: rendered {sc.render.resolution_x}x{sc.render.resolution_y}, "
+          f"Cycles CPU, {sc.cycles.samples} samples, {time.perf_counter() - t0:.1f} s"
+          + (f" (progress in {log})" if log else ""))
 
 
 def main(outdir):

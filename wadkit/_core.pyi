@@ -19,11 +19,19 @@ class FormatError(WadError, ValueError):
     """The input breaks its format."""
     offset: int | None   # absolute byte offset in the file, or None
     context: str         # where, e.g. "ENG WAD chunk TRAK > model 12"
+    tile: int | None     # the tile at fault, where known
+    model: int | None    # the model at fault, where known
+    vertex: int | None   # the vertex at fault, where known
+    object: str | None   # the name the caller gave the edit (LevelEdit)
 
 class LimitError(WadError, ValueError):
     """A write the game could not load; nothing was written."""
     offset: int | None
     context: str
+    tile: int | None
+    model: int | None
+    vertex: int | None
+    object: str | None
 
 class WadWarning(UserWarning):
     """A tolerated oddity in a file (kept as it is)."""
@@ -100,6 +108,8 @@ class EngFloorWorld:
 
 def eng_sine_table() -> NDArray[np.int32]:
     """(4096,) int32: the floor test's sine table."""
+def eng_colors_to_display(colors: NDArray[Any]) -> NDArray[np.float32]: ...
+def eng_colors_from_display(rgba: NDArray[Any], current: NDArray[Any]) -> NDArray[np.uint8]: ...
 def eng_collision_decode(raw: Buffer, *, space: str = "file",
                          groups: tuple[int, int, int] | None = None,
                          offset: int = 0) -> dict[str, NDArray[Any]]:
@@ -109,6 +119,40 @@ def eng_collision_encode(corners: NDArray[np.float32], material: NDArray[np.uint
                          space: str = "file",
                          drop_degenerate: bool = False) -> tuple[bytes, list[int]]:
     """Tile-local polygons → 32-byte records, and the dropped indices."""
+
+@final
+class EngEdit:
+    """Pending edits of an ENG level's tiles and models (wadkit/_eng_edit.py
+    is the documented API)."""
+    def __new__(cls, wfpc: int, trak: Buffer, trak_base: int, map: Buffer,
+                map_base: int, texture_table: Buffer | None,
+                allow_new_entries: bool = True) -> EngEdit: ...
+    @property
+    def counts(self) -> tuple[int, int, int]: ...
+    def tile_model(self, tile: int, /) -> int | None: ...
+    def tile_colors(self, tile: int, /) -> NDArray[np.uint8]: ...
+    def model_verts(self, model: int, /) -> int: ...
+    def set_geometry(self, tiles: Buffer, positions: Buffer, triangles: Buffer,
+                     uv: Buffer, texture: Buffer, face_flags: Buffer | None,
+                     colors: Sequence[Buffer | None] | None, name: str | None,
+                     /) -> dict[str, Any]: ...
+    def set_collision(self, tiles: Buffer, positions: Buffer, polygons: Buffer,
+                      material: Buffer | None, name: str | None,
+                      /) -> dict[str, Any]: ...
+    def set_colors(self, tile: int, colors: Buffer, name: str | None, /) -> None: ...
+    def place_tile(self, tile: int, position: tuple[float, float, float],
+                   rotation: int, name: str | None, /) -> None: ...
+    def delete_tile(self, tile: int, name: str | None, /) -> None: ...
+    def add_tile(self, model: int, position: tuple[float, float, float],
+                 rotation: int, colors: Buffer | None, name: str | None,
+                 /) -> int: ...
+    def add_mesh(self, positions: Buffer, triangles: Buffer, uv: Buffer,
+                 texture: Buffer, color: Buffer | None, face_flags: Buffer | None,
+                 c_positions: Buffer | None, c_polygons: Buffer | None,
+                 c_material: Buffer | None, zones_flat: bool, name: str | None,
+                 /) -> dict[str, Any]: ...
+    def flat_entry(self, r: int, g: int, b: int, /) -> int: ...
+    def build(self) -> dict[str, Any]: ...
 
 @final
 class EngGeometry:

@@ -47,8 +47,10 @@ PyObject *wk_lz_decompress_py (WkModState *st, const guint8 *src, gsize size,
 /* Per-area registration, called from the exec slot. */
 int wk_eng_wad_register (PyObject *module, WkModState *st);
 int wk_eng_geom_register (PyObject *module, WkModState *st);
+int wk_eng_edit_register (PyObject *module, WkModState *st);
 int wk_eng_text_register (PyObject *module, WkModState *st);
 int wk_eng_floor_register (PyObject *module, WkModState *st);
+int wk_eng_color_register (PyObject *module, WkModState *st);
 int wk_lz_register (PyObject *module, WkModState *st);
 int wk_rc2_register (PyObject *module, WkModState *st);
 int wk_rc2_tfrag_register (PyObject *module, WkModState *st);

@@ -7,6 +7,7 @@
  * the corner order, first corner kept: (0,1,2) ↔ (0,2,1). */
 #pragma once
 #include <glib.h>
+#include <math.h>
 
 #include "eng_map.h"
 #include "eng_model.h"
@@ -33,12 +34,45 @@ void wk_eng_model_positions (const WkEngModel *m, WkEngSpace space, gfloat *out)
 void wk_eng_model_normals (const WkEngModel *m, WkEngSpace space, gfloat *out);
 void wk_eng_model_triangles (const WkEngModel *m, WkEngSpace space, guint32 *out);
 
+/* cos and sin of a tile rotation ry (4096 = a full turn). Exact 0/±1 at
+ * the quarter turns, as the engine's integer sine table has them: cos(π/2)
+ * in doubles is 6e-17, which put points on a cell line at -1e-16 and so
+ * into the cell before it (issue 14). */
+static inline void
+wk_eng_rot_cos_sin (gint32 ry, double *c, double *s)
+{
+  static const double q[4][2] = { { 1, 0 }, { 0, 1 }, { -1, 0 }, { 0, -1 } };
+  if ((ry & 1023) == 0)
+    {
+      *c = q[(ry >> 10) & 3][0];
+      *s = q[(ry >> 10) & 3][1];
+      return;
+    }
+  const double a = (double) ry / 4096.0 * 2.0 * G_PI;
+  *c = cos (a);
+  *s = sin (a);
+}
+
 /* Tile transform of a model-local export-space point v by a tile's B record
  * {rx ry rz x y z}: a = ry/4096·2π, X = x + vx·cos a − vz·sin a,
  * Y = y + vy, Z = z + vx·sin a + vz·cos a with (x, y, z) = (Bx, By, −Bz)/4096.
  * The result is in the given space. */
 void wk_eng_tile_point (const gint32 b[6], const gfloat v[3], WkEngSpace space,
                         gfloat out[3]);
+
+/* A tile's vertex colour bytes (n entries of R, G, B, byte 3) as the world
+ * mesh shows them: byte/128 clamped to 1 (the game doubles and clamps),
+ * alpha 1. */
+void wk_eng_colors_to_display (const guint8 *bytes, gsize n, gfloat *rgba);
+
+/* Vertex colours as the world mesh shows them (display values: byte/128
+ * clamped to 1, alpha 1) back to a tile's bytes, n entries of 4: a channel
+ * whose display value is still what its current byte shows (within half
+ * a step, 1/256) keeps its byte, so values above 0x80 survive; others
+ * become round(c·128) clamped to 0..255. Byte 3 (the set count in a
+ * tile's first entry) is always kept from cur. */
+void wk_eng_colors_from_display (const gfloat *rgba, const guint8 *cur, gsize n,
+                                 guint8 *out);
 
 typedef struct {
   gfloat *positions;   /* V×3 */
