@@ -58,7 +58,10 @@ class _Scan:
         self.orphans = []
         self.children: dict[int, list] = {}      # object pointer -> collision children
         for ob in coll.all_objects:
-            if ob.type != "MESH":
+            if PROP_OBJECT in ob and ob.type in ("MESH", "ARMATURE"):
+                if ob.type == "MESH":
+                    self.stpc.append(ob)      # STPC armatures: shown with their model
+            elif ob.type != "MESH":
                 self.skipped.append((ob.name, f"a {ob.type.lower()} object, not a mesh"))
             elif is_collision(ob):
                 parent = ob.parent
@@ -66,8 +69,6 @@ class _Scan:
                     self.orphans.append(ob.name)
                 else:
                     self.children.setdefault(parent.as_pointer(), []).append(ob)
-            elif PROP_OBJECT in ob:
-                self.stpc.append(ob)
             elif PROP_ZONE in ob:
                 self.zones.append(ob)
             elif isinstance(ob.get(PROP_TILE), int) and 0 <= ob[PROP_TILE] < n_tiles:

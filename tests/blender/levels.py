@@ -12,14 +12,15 @@ from builders import eng_text as T
 RED, GREEN, BLUE = 0x001F, 0x03E0, 0x7C00
 
 
-def small_level(tri_collision: bytes = b"") -> bytes:
+def small_level(tri_collision: bytes = b"", stpc: bytes | None = None) -> bytes:
     """3 tiles of 2 models: tile 0 (model 0, rot 0), tile 1 (model 1, rot
     1024), tile 2 (model 0, rot 2048, two colour sets). Model 0 has two
     collision polygons: a floor quad of material 0x11 (water) and a triangle
     of material 3. Textures: 0 = page 0,
     1 = a flat colour, 2 = page 1 with blend mode 1. Page 0 is 4x4 RGB16 with
     a transparent texel, page 1 a 2x2 8-bit page on a 4-colour palette.
-    tri_collision: collision records for model 1 (none by default)."""
+    tri_collision: collision records for model 1 (none by default); stpc:
+    the STPC payload (default: one skinned model, no animations)."""
     coll = (C.polygon([(-0.5, 0, -0.5), (-0.5, 0, 0.5), (0.5, 0, 0.5), (0.5, 0, -0.5)],
                       material=0x11)
             + C.polygon([(-0.5, 0.25, -0.5), (-0.5, 0.25, 0.0), (0.0, 0.25, -0.5)],
@@ -51,11 +52,32 @@ def small_level(tri_collision: bytes = b"") -> bytes:
         entries=[T.entry(0, 0, -1, 0, 3, 0, 3),
                  T.entry(1, 0, -1, 0xFF, 0x80, 0x00, 0),      # flat colour ff8000
                  T.entry(0x1000, 1, -1, 0, 1, 0, 1)])
-    st = L.stpc([L.Model([(0, 0, 0, 0, 1, 0), (1, 0, 0, 0, 1, 0), (0, 1, 0, 0, 1, 0),
-                          (0, 0, 1, 0, 1, 0)], [(0, 0, 1, 2, 0), (0, 0, 2, 3, 0)],
-                         bones=[1, 3])])
+    st = stpc if stpc is not None else L.stpc([L.Model(
+        [(0, 0, 0, 0, 1, 0), (1, 0, 0, 0, 1, 0), (0, 1, 0, 0, 1, 0), (0, 0, 1, 0, 1, 0)],
+        [(0, 0, 1, 2, 0), (0, 0, 2, 3, 0)], bones=[1, 3])])
     return L.level(trak_payload=L.trak([quad, tri]), stpc_payload=st,
                    map_payload_=mp, text_payload=text)
+
+
+def objects_level(layout: str = "spec") -> bytes:
+    """small_level with three STPC models and three animations in the given
+    layout: model 0 rigid (a textured triangle on page 0, entry 0), model 1
+    skinned with bones [1, 3] (faces on entry 2: page 1, blend 1), model 2
+    skinned with 3 bones [2, 1, 1]; animation 0 (3 frames, 2 bones) and 1
+    (2 frames, 2 bones) fit model 1, animation 2 (2 frames, 5 bones) no
+    model. Frame matrices: L.turn_matrix turns, scales and moves."""
+    def mat(f, b):
+        return L.turn_matrix(0.4 * f + 0.9 * b + 0.2, (f + b) % 3,
+                             t=(0.5 * f, 0.25 * b, -0.3 * f), scale=1.0 + 0.2 * b)
+
+    v = [(0, 0, 0, 0, 1, 0), (1, 0, 0, 0, 1, 0), (0, 1, 0, 0, 1, 0), (0, 0, 1, 0, 1, 0)]
+    models = [L.Model(v[:3], [(0x800, 0, 1, 2, 0)]),
+              L.Model(v, [(0x800, 0, 1, 2, 2), (0x810, 0, 2, 3, 2)], bones=[1, 3]),
+              L.Model(v, [(0, 0, 1, 2, 1), (0, 1, 2, 3, 1)], bones=[2, 1, 1])]
+    anims = [L.animation(1, 3, 0, 2, 2, layout, matrix=mat),
+             L.animation(0, 2, 1, 0, 2, layout, seed=2, matrix=lambda f, b: mat(f + 5, b)),
+             L.animation(0, 2, 1, 0, 5, layout, seed=3)]
+    return small_level(stpc=L.stpc(models, anims, tail=b"strat data" * 3))
 
 
 def undecodable_collision_level() -> bytes:
