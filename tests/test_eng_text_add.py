@@ -125,3 +125,15 @@ def test_add_texture_entry_refuses_what_cannot_be_named():
     with pytest.raises(wadkit.LimitError, match="65536 entries"):
         lvl.add_texture_entry(0, (0, 0, 1, 1))
     assert bytes(lvl.chunk("TEXT")) == full
+
+
+def test_add_flat_entry_writes_the_colour_where_the_table_keeps_it():
+    payload = base_payload()
+    lvl = level(payload)
+    k = lvl.add_flat_entry((0x12, 0x34, 0x56), flags=0x1000)
+    after = bytes(lvl.chunk("TEXT"))
+    _, table, _ = table_and_tail(after, T.read_pages(after))
+    # u16 flags (bit 0 flat), page 0, page2 -1, u0 u1 v0 = R G B, v1 255
+    assert table[8 * k:] == T.entry(0x1001, 0, -1, 0x12, 0x34, 0x56, 255)
+    t = lvl.textures
+    assert t["flat"][k] and t["color"][k].tolist() == [0x12, 0x34, 0x56] and t["blend"][k] == 1

@@ -87,3 +87,8 @@ class Textures:
         u0, v0, u1, v1 = (int(x) for x in uv)
         i = self.core.add_entry(int(flags), int(page), int(palette), u0, u1, v0, v1)
         return i, self.core.build()
+
+    def add_flat_entry(self, flags: int, rgb) -> tuple[int, bytes]:
+        r, g, b = (int(x) for x in rgb)
+        i = self.core.add_flat_entry(int(flags), r, g, b)
+        return i, self.core.build()

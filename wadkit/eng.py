@@ -168,6 +168,14 @@ class Level(GeometryMixin, ImportMixin, EditMixin, FloorMixin):
         self.replace_chunk("TEXT", payload)
         return i
 
+    def add_flat_entry(self, rgb, flags: int = 0) -> int:
+        """Append a flat-colour texture entry of colour rgb (3 bytes) with
+        flags (bit 0, "flat", is set; bits 12-14 the blend mode). Returns its
+        index. Raises wadkit.LimitError past 65536 entries."""
+        i, payload = self._textures().add_flat_entry(flags, rgb)
+        self.replace_chunk("TEXT", payload)
+        return i
+
 
 def open(path: str | os.PathLike) -> Level:
     """Open an ENG level WAD (memory-mapped). Raises wadkit.FormatError."""

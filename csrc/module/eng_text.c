@@ -388,6 +388,9 @@ eng_text_add_page (EngTextObject *self, PyObject *args)
   return PyLong_FromLong (index);
 }
 
+static PyObject *add_entry (EngTextObject *self, WkModState *st,
+                            const WkEngTexEntry *e);
+
 /* add_entry(flags, page, page2, u0, u1, v0, v1) -> index. */
 static PyObject *
 eng_text_add_entry (EngTextObject *self, PyObject *args)
@@ -409,9 +412,36 @@ eng_text_add_entry (EngTextObject *self, PyObject *args)
     }
   WkEngTexEntry e = { (guint16) flags, (gint8) page, (gint8) page2,
                       (guint8) u0, (guint8) u1, (guint8) v0, (guint8) v1 };
+  return add_entry (self, st, &e);
+}
+
+/* add_flat_entry(flags, r, g, b) -> index: a flat-colour entry. */
+static PyObject *
+eng_text_add_flat_entry (EngTextObject *self, PyObject *args)
+{
+  unsigned int flags, rgb[3];
+  if (!PyArg_ParseTuple (args, "IIII:add_flat_entry", &flags, &rgb[0], &rgb[1], &rgb[2]))
+    return NULL;
+  WkModState *st = wk_state_from_type (Py_TYPE (self));
+  if (st == NULL)
+    return NULL;
+  if (flags > 0xffff || rgb[0] > 255 || rgb[1] > 255 || rgb[2] > 255)
+    {
+      PyErr_SetString (PyExc_ValueError, "flat entry: flags u16, r g b bytes");
+      return NULL;
+    }
+  guint8 c[3] = { (guint8) rgb[0], (guint8) rgb[1], (guint8) rgb[2] };
+  WkEngTexEntry e;
+  wk_eng_tex_flat_entry (c, (guint16) flags, &e);
+  return add_entry (self, st, &e);
+}
+
+static PyObject *
+add_entry (EngTextObject *self, WkModState *st, const WkEngTexEntry *e)
+{
   GError *error = NULL;
   g_rw_lock_writer_lock (&self->lock);
-  gint index = wk_eng_text_add_entry (self->text, &e, &error);
+  gint index = wk_eng_text_add_entry (self->text, e, &error);
   g_rw_lock_writer_unlock (&self->lock);
   if (index < 0)
     return wk_raise (st, error);
@@ -461,6 +491,8 @@ static PyMethodDef eng_text_methods[] = {
     "add_page(rgba, kind) -> index: a new 'rgb16' or 'rle16' page" },
   { "add_entry", (PyCFunction) eng_text_add_entry, METH_VARARGS,
     "add_entry(flags, page, page2, u0, u1, v0, v1) -> index: a new table entry" },
+  { "add_flat_entry", (PyCFunction) eng_text_add_flat_entry, METH_VARARGS,
+    "add_flat_entry(flags, r, g, b) -> index: a new flat-colour entry" },
   { "textures", (PyCFunction) eng_text_textures, METH_NOARGS,
     "textures() -> dict of arrays, one row per texture-table entry" },
   { "build", (PyCFunction) eng_text_build, METH_NOARGS,

@@ -413,8 +413,8 @@ wk_eng_edit_flat_entry (WkEngEdit *e, const guint8 rgb[3], guint *index,
                     "entries)", rgb[0], rgb[1], rgb[2]);
       return FALSE;
     }
-  /* as wadkit.eng flat_entry: page 0, palette byte -1, alpha byte 255 */
-  WkEngTexEntry x = { WK_ENG_TEX_FLAT, 0, -1, rgb[0], rgb[1], rgb[2], 255 };
+  WkEngTexEntry x;
+  wk_eng_tex_flat_entry (rgb, 0, &x);
   *index = wk_eng_tex_fit_add (&e->fit, &x);
   return TRUE;
 }
