@@ -19,6 +19,7 @@ from . import materials
 from .build import Created, Progress
 from .import_collision import collision_children, collision_meshes
 from .import_eng_objects import PROP_OBJECT, import_objects
+from .eng_materials import PROP_PAGE
 from .import_tiles import (PROP_COLOR_TILE, PROP_MODEL, TileLayout, mesh_names,
                            place_objects, tile_mesh_arrays)
 from .import_zones import PROP_ZONE, zone_mesh_arrays
@@ -52,6 +53,7 @@ class _Materials:
 
     def __init__(self, created: Created, level_name: str, lvl, vertex_colors: bool):
         self.created, self.level = created, level_name
+        self.source = getattr(lvl, "path", None) or ""
         self.pages = _pages(lvl)
         self.table = _texture_table(lvl)
         self.vertex_colors = vertex_colors
@@ -72,8 +74,11 @@ class _Materials:
     def image(self, page: int):
         if page not in self.images:
             rgba = self.pages[page].rgba
-            self.images[page] = self.created.add("images", materials.make_image(
+            img = self.created.add("images", materials.make_image(
                 f"{self.level} page {page:02d}", rgba))
+            img[PROP_PAGE] = page                  # the export writes paint back
+            img[PROP_SOURCE] = self.source
+            self.images[page] = img
         return self.images[page]
 
     def material_id(self, texture: int) -> int:
