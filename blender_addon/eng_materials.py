@@ -171,18 +171,21 @@ class TextEdits:
         now = self.lvl.pages[p]
         got = now.rgba
         changed = (rgba != old).any(axis=2)
-        off = changed & (got != rgba).any(axis=2)
+        diff = np.abs(got.astype(np.int16) - rgba.astype(np.int16))
+        # 16-bit texels hold 5 bits a channel (up to 4/255 off: said, not
+        # counted) and no partial alpha; 8-bit ones the palette's colours
+        slack = 0 if kind == "pal8" else 4
+        off = changed & ((diff[..., :3] > slack).any(axis=2) | (diff[..., 3] > 0))
         msg = (f"image {img.name!r}: {int(changed.sum())} painted texels written into "
                f"page {p} ({kind}")
         if now.kind != kind:
             msg += f", now stored as {now.kind}: RLE would be larger than raw"
-        msg += ")"
+        msg += ")" if kind == "pal8" else "; 5 bits per channel)"
         if off.any():
-            d = np.abs(got.astype(np.int16) - rgba.astype(np.int16))[off].max()
             why = ("the nearest colours of its palette" if kind == "pal8"
-                   else "5 bits per channel and opaque or transparent alpha")
+                   else "alpha is opaque or transparent, nothing between")
             msg += (f"; {int(off.sum())} of them differ from the paint as the page "
-                    f"stores them ({why}; up to {int(d)}/255 per channel)")
+                    f"stores them ({why}; up to {int(diff[off].max())}/255 per channel)")
         self.notes.append(msg)
 
     def page_of(self, img, who: str) -> int:

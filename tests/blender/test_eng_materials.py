@@ -172,7 +172,7 @@ def test_painting_a_page_writes_it_back_in_its_kind(scene, paint, tmp_path, page
     out = tmp_path / "o.wad"
     how, notes = export(out)
     assert how == f"patched: pages {page} painted", how
-    assert any(f"written into page {page} ({kind})" in n for n in notes), notes
+    assert any(f"written into page {page} ({kind}" in n for n in notes), notes
     new = wadkit.eng.open(str(out))
     assert new.pages[page].kind == kind
     before = T.read_pages(bytes(src.chunk("TEXT")))
