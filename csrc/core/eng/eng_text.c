@@ -468,6 +468,39 @@ put_header (GByteArray *out, guint32 flags, const WkEngPage *pg)
   wk_put_u32 (out, pg->height);
 }
 
+/* The record of a 16-bit page of pg's size holding px: RLE16 when *flags
+ * has 0x80, unless the stream would be larger than the raw pixels — then
+ * raw, flag 0x80 cleared (and 0x01 when that leaves 0: the loaders test
+ * only "!= 0" and 0x80 [assumed]). */
+static GBytes *
+record_16 (const WkEngPage *pg, guint32 *flags, const guint16 *px, gsize npx)
+{
+  g_autoptr (GByteArray) stream = NULL;
+  if (*flags & WK_ENG_PAGE_FLAG_RLE)
+    {
+      stream = g_byte_array_new ();
+      wk_eng_rle16_encode (px, npx, stream);
+      if (stream->len > npx * 2)
+        {
+          g_clear_pointer (&stream, g_byte_array_unref);
+          *flags &= ~WK_ENG_PAGE_FLAG_RLE;
+          if (*flags == 0)
+            *flags = 0x01;
+        }
+    }
+  GByteArray *out = g_byte_array_new ();
+  put_header (out, *flags, pg);
+  if (stream)
+    {
+      wk_put_u32 (out, stream->len);
+      wk_put_bytes (out, stream->data, stream->len);
+    }
+  else
+    for (gsize k = 0; k < npx; k++)
+      wk_put_u16 (out, px[k]);
+  return g_byte_array_free_to_bytes (out);
+}
+
 /* The new record of page i from rgba, or NULL when the pixels encode to the
  * words (indices) the page holds: the page then stays as it is. */
 static GBytes *
@@ -477,7 +510,6 @@ encode_page (const WkEngText *t, guint i, const guint8 *rgba, guint32 *flags,
   const WkEngPage *pg = &g_array_index (t->pages, WkEngPage, i);
   const guint8 *rec = g_bytes_get_data (pg->record, NULL);
   const gsize npx = (gsize) pg->width * pg->height;
-  g_autoptr (GByteArray) out = g_byte_array_new ();
   *flags = pg->flags;
   if (pg->kind == WK_ENG_PAGE_PAL8)
     {
@@ -505,9 +537,10 @@ encode_page (const WkEngText *t, guint i, const guint8 *rgba, guint32 *flags,
                         "re-quantising to one would change the others", i);
           return NULL;
         }
+      GByteArray *out = g_byte_array_new ();
       put_header (out, *flags, pg);
       wk_put_bytes (out, idx, npx);
-      return g_byte_array_free_to_bytes (g_steal_pointer (&out));
+      return g_byte_array_free_to_bytes (out);
     }
   g_autofree guint16 *src = g_new (guint16, MAX (npx, 1));
   g_autofree guint16 *px = g_new (guint16, MAX (npx, 1));
@@ -516,30 +549,7 @@ encode_page (const WkEngText *t, guint i, const guint8 *rgba, guint32 *flags,
   wk_eng_rgba_to_abgr1555_over (rgba, npx, src, px);
   if (memcmp (px, src, npx * sizeof *px) == 0)
     return NULL;
-  g_autoptr (GByteArray) stream = NULL;
-  if (pg->kind == WK_ENG_PAGE_RLE16)
-    {
-      stream = g_byte_array_new ();
-      wk_eng_rle16_encode (px, npx, stream);
-      if (stream->len > npx * 2)
-        { /* never larger than raw: store raw 16-bit instead; the
-           * loaders test only "!= 0" and 0x80 [assumed: 0x01] */
-          g_clear_pointer (&stream, g_byte_array_unref);
-          *flags &= ~WK_ENG_PAGE_FLAG_RLE;
-          if (*flags == 0)
-            *flags = 0x01;
-        }
-    }
-  put_header (out, *flags, pg);
-  if (stream)
-    {
-      wk_put_u32 (out, stream->len);
-      wk_put_bytes (out, stream->data, stream->len);
-    }
-  else
-    for (gsize k = 0; k < npx; k++)
-      wk_put_u16 (out, px[k]);
-  return g_byte_array_free_to_bytes (g_steal_pointer (&out));
+  return record_16 (pg, flags, px, npx);
 }
 
 gboolean
@@ -598,31 +608,11 @@ wk_eng_text_add_page (WkEngText *t, const guint8 *rgba, guint32 width,
   g_autofree guint16 *px = g_new (guint16, npx);
   wk_eng_rgba_to_abgr1555 (rgba, npx, px);
   guint32 flags = kind == WK_ENG_PAGE_RLE16 ? WK_ENG_PAGE_FLAG_RLE : 0x01;
-  g_autoptr (GByteArray) stream = NULL;
-  if (kind == WK_ENG_PAGE_RLE16)
-    {
-      stream = g_byte_array_new ();
-      wk_eng_rle16_encode (px, npx, stream);
-      if (stream->len > npx * 2)
-        {
-          g_clear_pointer (&stream, g_byte_array_unref);
-          flags = 0x01;
-        }
-    }
-  WkEngPage pg = { .flags = flags, .width = width, .height = height,
-                   .palette = -1, .replaced = TRUE, .offset = -1 };
-  pg.kind = stream ? WK_ENG_PAGE_RLE16 : WK_ENG_PAGE_RGB16;
-  GByteArray *out = g_byte_array_new ();
-  put_header (out, flags, &pg);
-  if (stream)
-    {
-      wk_put_u32 (out, stream->len);
-      wk_put_bytes (out, stream->data, stream->len);
-    }
-  else
-    for (gsize k = 0; k < npx; k++)
-      wk_put_u16 (out, px[k]);
-  pg.record = g_byte_array_free_to_bytes (out);
+  WkEngPage pg = { .width = width, .height = height, .palette = -1,
+                   .replaced = TRUE, .offset = -1 };
+  pg.record = record_16 (&pg, &flags, px, npx);
+  pg.flags = flags;
+  pg.kind = (flags & WK_ENG_PAGE_FLAG_RLE) ? WK_ENG_PAGE_RLE16 : WK_ENG_PAGE_RGB16;
   g_array_append_val (t->pages, pg);
   return (gint) t->pages->len - 1;
 }
