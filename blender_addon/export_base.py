@@ -74,6 +74,10 @@ class Base:
         s = int(self.color_start[t])
         return self.color_bytes[s:s + max(1, int(self.color_sets[t])) * nv].tobytes()
 
+    def has_collision(self, m: int) -> bool:
+        """Model m holds collision records (shown in the scene or not)."""
+        return sum(self.models[m].collision_groups) > 0
+
     def has_model(self, m) -> bool:
         return isinstance(m, int) and m in self._tile_of_model
 

@@ -119,24 +119,29 @@ def _materials_kept(b: Batch, textures) -> np.ndarray:
 def collision_changes(base, meshes):
     """For collision meshes: (changed (G,), model (G,)). Unchanged: the
     polygons of its model (wadkit_model) as the import showed them, corner
-    for corner, with the same ground materials."""
+    for corner, with the same ground materials. The reference of all
+    meshes is decoded in one call, in mesh order."""
     b = Batch(meshes, uv=False, ints=(ATTR_MATERIAL,))
     g = len(meshes)
     model = np.array([_int_prop(me, PROP_MODEL) for me in meshes], np.int64)
     known = np.array([base.has_model(int(m)) for m in model], bool)
-    base.collision(model[known].tolist())
-    refs = [base.collision_ref(int(m)) if k else None for m, k in zip(model, known)]
-    zero3 = np.zeros((0, 3), np.float32)
-    zero = np.zeros(0, np.int32)
-    r_corners = np.concatenate([r.corners if r else zero3 for r in refs] or [zero3])
-    r_sizes = np.concatenate([r.sizes if r else zero for r in refs] or [zero])
-    r_mat = np.concatenate([r.material if r else zero for r in refs] or [zero])
-    nc = np.array([len(r.corners) if r else 0 for r in refs], np.int64)
-    npoly = np.array([len(r.sizes) if r else 0 for r in refs], np.int64)
-    c_start = np.concatenate([[0], np.cumsum(nc)])
+    c = base.lvl.collision_polygons(model[known])
+    n = np.asarray(c["n_corners"], np.int64)
+    corners = np.asarray(c["corners"], np.float32).reshape(-1, 4, 3)
+    used = np.arange(4)[None, :] < n[:, None]
+    good = (np.isfinite(corners).all(axis=2) | ~used).all(axis=1) & (n >= 3) & (n <= 4)
+    owner = np.repeat(np.arange(int(known.sum())), np.diff(c["start"]))
+    npoly = np.zeros(g, np.int64)
+    npoly[known] = np.bincount(owner[good], minlength=int(known.sum()))
+    sizes = n[good].astype(np.int32)
+    ncorner = np.zeros(g, np.int64)
+    ncorner[known] = np.bincount(owner[good], weights=sizes, minlength=int(known.sum()))
     p_start = np.concatenate([[0], np.cumsum(npoly)])
+    c_start = np.concatenate([[0], np.cumsum(ncorner)])
+    r_corners = convert.to_blender(corners[good][used[good]])
+    r_mat = np.asarray(c["material"], np.int32)[good]
     changed = ~known
-    changed |= compare_runs(b.sizes, b.f_start, r_sizes, p_start, known)
+    changed |= compare_runs(b.sizes, b.f_start, sizes, p_start, known)
     corner_pos = b.positions[b.corner_vert + np.repeat(b.v_start[:-1], np.diff(b.l_start))]
     changed |= compare_runs(corner_pos, b.l_start, r_corners, c_start, known)
     changed |= compare_runs(ground_materials(b), b.f_start, r_mat, p_start, known)

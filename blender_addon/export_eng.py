@@ -58,7 +58,9 @@ class _Scan:
         self.tiles, self.zones, self.stpc, self.new, self.skipped = [], [], [], [], []
         self.orphans = []
         self.children: dict[int, list] = {}      # object pointer -> collision children
-        for ob in coll.all_objects:
+        obs = list(coll.all_objects)
+        here = {ob.as_pointer() for ob in obs}
+        for ob in obs:
             if PROP_OBJECT in ob and ob.type in ("MESH", "ARMATURE"):
                 if ob.type == "MESH":
                     self.stpc.append(ob)      # STPC armatures: shown with their model
@@ -66,7 +68,7 @@ class _Scan:
                 self.skipped.append((ob.name, f"a {ob.type.lower()} object, not a mesh"))
             elif is_collision(ob):
                 parent = ob.parent
-                if parent is None or parent.name not in coll.all_objects:
+                if parent is None or parent.as_pointer() not in here:
                     self.orphans.append(ob.name)
                 else:
                     self.children.setdefault(parent.as_pointer(), []).append(ob)

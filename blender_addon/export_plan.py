@@ -155,7 +155,7 @@ class TilePlan:
                                 colors=colors, name=obj.name)
             self.by_edit_tile[obj.new_tile] = obj
             self.count["added"] += 1
-            if not ch and base.collision_ref(model).sizes.size:
+            if not ch and base.has_collision(model):
                 self.notes.append(f"object {obj.name!r} (a copy of tile {obj.tile}) has no "
                                   "collision object: it keeps its model's collision")
         for t in range(base.n_tiles):
@@ -169,8 +169,7 @@ class TilePlan:
                     or np.abs(obj.matrix[:3, 3] - base.location[t]).max() > PLACE_EPS:
                 call(ed.place_tile, obj.name, t, obj.position, obj.rotation, name=obj.name)
                 self.count["moved"] += 1
-            if state[id(obj)][1] == ("keep",) and base.collision_ref(
-                    int(base.tile_model[t])).sizes.size:
+            if state[id(obj)][1] == ("keep",) and base.has_collision(int(base.tile_model[t])):
                 without.append(obj.name)
         if without:
             self.notes.append(

@@ -14,6 +14,7 @@ import struct  # noqa: E402
 
 from builders import eng_collision as C  # noqa: E402
 from builders import eng_level as L  # noqa: E402
+from builders import eng_terrain as ET  # noqa: E402
 from builders import eng_text as T  # noqa: E402
 from builders import eng_wad as eng  # noqa: E402
 from builders import rc2_level as R  # noqa: E402
@@ -117,6 +118,25 @@ def eng_map_seeds() -> dict[str, bytes]:
     }
 
 
+def eng_edit_seeds() -> dict[str, bytes]:
+    """u32 WFPC, u32 n + TRAK, u32 m + MAP (a small terrain level with turned
+    and shared tiles and a swap), then edit bytes (fuzz_eng_edit.c)."""
+    out = {}
+    for name, kw in (("swap", {}), ("plain", {"swap": False, "crates": 2})):
+        wad = ET.terrain_level(grid=4, **kw)[0]
+        chunks, at = {}, 4
+        while at < len(wad):
+            tag, n = wad[at:at + 4][::-1].decode(), struct.unpack_from("<I", wad, at + 4)[0]
+            chunks[tag.strip()] = wad[at + 8:at + 8 + n]
+            at += 8 + n
+        head = (chunks["WFPC"] + struct.pack("<I", len(chunks["TRAK"])) + chunks["TRAK"]
+                + struct.pack("<I", len(chunks["MAP"])) + chunks["MAP"])
+        for ops_name, ops in (("moves", bytes([1, 0, 5, 80, 64, 80, 32] + [7] * 70)),
+                              ("mixed", bytes(range(7, 250, 3)) * 3)):
+            out[f"{name}_{ops_name}"] = head + ops
+    return out
+
+
 def lz_seeds() -> dict[str, bytes]:
     text = b"The quick brown fox jumps over the lazy dog. " * 40
     return {
@@ -195,6 +215,7 @@ SEEDS = {
     "eng_stpc": eng_stpc_seeds,
     "eng_text": eng_text_seeds,
     "eng_map": eng_map_seeds,
+    "eng_edit": eng_edit_seeds,
 }
 
 

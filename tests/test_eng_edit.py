@@ -42,14 +42,16 @@ def shared_tiles(lvl):
     return m, [int(t) for t in np.flatnonzero(lvl.tiles.model == m)]
 
 
-def own_tile(lvl):
-    """A tile whose model no other tile (nor swap) uses."""
+def own_tile(lvl, alone=False):
+    """A tile whose model no other tile (nor swap) uses; alone: and no other
+    tile shares its cell."""
     t = lvl.tiles
     models, counts = np.unique(t.model, return_counts=True)
     swap_models = set(t.swaps[:, 3].tolist() + t.swaps[:, 4].tolist())
     for m in models[(counts == 1) & (models > 0)]:
-        if int(m) not in swap_models:
-            return int(np.flatnonzero(t.model == m)[0]), int(m)
+        k = int(np.flatnonzero(t.model == m)[0])
+        if int(m) not in swap_models and (not alone or (t.cell == t.cell[k]).sum() == 1):
+            return k, int(m)
     raise AssertionError("no unshared model")
 
 
@@ -191,7 +193,7 @@ def test_place_tile_changes_only_its_map_records():
 
 def test_delete_tile_drops_its_records_and_colours():
     lvl, wad, facts = level()
-    tile, m = own_tile(lvl)
+    tile, m = own_tile(lvl, alone=True)
     ed = lvl.edit()
     ed.delete_tile(tile)
     new = ed.apply()

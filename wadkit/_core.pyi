@@ -204,13 +204,17 @@ class Rc2Level:
     @property
     def core_header(self) -> dict[str, int | tuple[int, int]]: ...
     def decompress(self, name: str, max_size: int = 1 << 28) -> bytes: ...
+    @property
+    def chunk_headers(self) -> dict[str, dict[str, int]]:
+        """{'chunk<i>': {tfrags, collision}} of the present chunk extents."""
     if sys.version_info >= (3, 12):
         def __buffer__(self, flags: int, /) -> memoryview: ...
 
 def lz_decompress(data: Buffer, max_size: int = 1 << 28, expected: int = -1) -> bytes:
     """A whole WAD-LZ stream → bytes (FormatError on a broken stream)."""
-def lz_compress(data: Buffer, mode: str = "best") -> bytes:
-    """A game-safe WAD-LZ stream ('lazy', 'greedy' or 'best')."""
+def lz_compress(data: Buffer, *, level: str = "default", threads: int = 1,
+                block_size: int = 0) -> bytes:
+    """A game-safe WAD-LZ stream ('default', 'max'; 'best', 'lazy', 'greedy')."""
 def lz_validate(data: Buffer, limit: int = 1000) -> list[str]:
     """The game's stream rules the data breaks; [] when clean."""
 def tfrag_parse(block: Buffer, lod: int = 0, texture_count: int = -1,
@@ -232,6 +236,18 @@ def tfrag_build(meshes: Sequence[tuple[NDArray[np.float32], NDArray[np.float32],
                                       NDArray[np.uint32], NDArray[np.int32]]],
                 lod_distance: float = 32.0, /) -> bytes:
     """Packed meshes → a tfrags block (read back before it is returned)."""
+def collision_parse(block: Buffer, base: int = 0) -> dict[str, Any]:
+    """A collision block → the deduplicated world mesh and the octants."""
+def collision_build(positions: Buffer, tris: Buffer, tri_tags: Buffer,
+                    quads: Buffer, quad_tags: Buffer, /) -> bytes:
+    """Faces → a collision block (exact octant binning; read back)."""
+def collision_build_octants(mesh_offset: int, z_node: tuple[int, int],
+                            y_nodes: Buffer, x_nodes: Buffer, coord: Buffer,
+                            counts: Buffer, vertices: Buffer, faces: Buffer,
+                            face_tag: Buffer, hero: Buffer, /) -> bytes:
+    """Octants as stored → a collision block in the canonical layout."""
+def sky_parse(block: Buffer, base: int = 0) -> dict[str, Any]:
+    """A sky block → header, texture entries and shells of arrays."""
 def rc2_gameplay_parse(gameplay: Buffer, tie_ids: Buffer | None = None,
                        shrub_ids: Buffer | None = None,
                        moby_ids: Buffer | None = None) -> dict[str, Any]:

@@ -91,6 +91,10 @@ wk_exec (PyObject *module)
     return -1;
   if (wk_rc2_build_register (module, st) < 0)
     return -1;
+  if (wk_rc2_collision_register (module, st) < 0)
+    return -1;
+  if (wk_rc2_sky_register (module, st) < 0)
+    return -1;
   if (wk_rc2_gameplay_register (module, st) < 0)
     return -1;
   if (wk_rc2_class_mesh_register (module, st) < 0)

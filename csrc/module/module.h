@@ -57,6 +57,8 @@ int wk_rc2_register (PyObject *module, WkModState *st);
 int wk_rc2_tfrag_register (PyObject *module, WkModState *st);
 int wk_eng_new_register (PyObject *module, WkModState *st);
 int wk_rc2_build_register (PyObject *module, WkModState *st);
+int wk_rc2_collision_register (PyObject *module, WkModState *st);
+int wk_rc2_sky_register (PyObject *module, WkModState *st);
 int wk_rc2_gameplay_register (PyObject *module, WkModState *st);
 int wk_rc2_class_mesh_register (PyObject *module, WkModState *st);
 

@@ -39,14 +39,17 @@ def tile_object(name: str, t: int):
 
 
 def own_tile(lvl) -> int:
-    """A tile with faces whose model no other tile or swap uses."""
+    """A tile with faces and collision whose model no other tile or swap
+    uses, alone in its cell (no other tile's floor there)."""
     t = lvl.tiles
     models, counts = np.unique(t.model, return_counts=True)
     swapped = set(np.asarray(t.swaps)[:, 3:5].reshape(-1).tolist())
+    cells, per_cell = np.unique(t.cell, return_counts=True)
+    alone = set(cells[per_cell == 1].tolist())
     for m in models[counts == 1]:
         k = int(np.flatnonzero(t.model == m)[0])
         if len(lvl.models[int(m)].triangles) and int(m) not in swapped and \
-                len(lvl.models[int(m)].collision["n_corners"]):
+                len(lvl.models[int(m)].collision["n_corners"]) and int(t.cell[k]) in alone:
             return k
     raise AssertionError("no tile with a model of its own")
 
@@ -84,7 +87,9 @@ def collision_child(ob):
 
 def face_samples(ob, face: int, n: int = 6, seed: int = 0):
     """(file-space points (n,3) inside a collision face of ob on its plane,
-    as the scene shows it)."""
+    as the scene shows it), away from its edges: every barycentric weight
+    at least 0.2, out of reach of the engine's edge tolerance (0.016), with
+    which a neighbouring polygon may catch a point just inside this one."""
     me = ob.data
     p = world(ob, [me.vertices[i].co for i in me.polygons[face].vertices])
     f = convert.to_file(p.astype(np.float32)).astype(np.float64)
@@ -92,7 +97,7 @@ def face_samples(ob, face: int, n: int = 6, seed: int = 0):
     out = []
     for _ in range(n):
         k = rng.integers(1, len(f) - 1)          # a triangle of the fan
-        w = rng.dirichlet((2.0, 2.0, 2.0))
+        w = 0.2 + 0.4 * rng.dirichlet((2.0, 2.0, 2.0))
         out.append(w[0] * f[0] + w[1] * f[k] + w[2] * f[k + 1])
     return np.array(out)
 

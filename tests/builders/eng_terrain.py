@@ -121,7 +121,7 @@ def terrain_level(grid=8, seed=1, shared=True, swap=True, water_border=True,
         ci = len(models)
         models.append(crate())
         for k in range(crates):
-            cx, cz = 2 + (3 * k) % (grid - 4), 2 + (5 * k) % (grid - 4)
+            cx, cz = 1 + (3 * k) % max(grid - 2, 1), 1 + (5 * k) % max(grid - 2, 1)
             tiles.append((cx, cz, (1024 * k) % 4096, ci,
                           round(height(cx + 0.5, cz + 0.5) * 16) / 16 + 0.5))
     map_tiles, swaps, anim_done = [], [], False
