@@ -37,6 +37,7 @@ PROP_PAGE = "wadkit_page"           # image (and the import's materials): page n
 PROP_SOURCE = "wadkit_source"       # image: the level file its page is from
 PROP_ENTRIES = "wadkit_textures"    # the import's materials: their entries
 PROP_BLEND = "wadkit_blend"         # material: blend mode 0..7 (bits 12-14)
+PROP_GROUND = "wadkit_collision_material"   # the import's ground materials
 PAGE_SIDE = 256                     # UVs count in 1/256 of a page
 
 
@@ -275,31 +276,21 @@ class TextEdits:
         return self._entries.get(mat.as_pointer())
 
     def prepare(self, objects) -> None:
-        """Paint and resolve for the level's objects: the images their
-        materials show are painted back, and every material that faces use
-        and the import did not make is resolved."""
-        mats: dict[int, object] = {}
-        users: dict[int, str] = {}
-        images: dict[int, object] = {}
-        for ob in objects:
-            for slot in ob.material_slots:
-                m = slot.material
-                if m is None:
-                    continue
-                img = texel_image(m)
-                if img is not None:
-                    images.setdefault(img.as_pointer(), img)
-                if ob.type == "MESH" and not self.is_import_material(m):
-                    mats.setdefault(m.as_pointer(), m)
-                    users.setdefault(m.as_pointer(), ob)
-        self.paint(images.values())
+        """Paint and resolve for the level's objects: the level's page
+        images that were painted are written back, and every material that
+        faces of these objects use and the import did not make is resolved.
+        Looks at bpy.data's images and materials first (a few dozen), at the
+        objects only when a material of the user's is in the file."""
+        import bpy
+        self.paint([img for img in bpy.data.images if PROP_PAGE in img])
+        mats = {m.as_pointer(): m for m in bpy.data.materials
+                if m.users and PROP_GROUND not in m and not self.is_import_material(m)}
         if not mats:
             return
         used = _used_materials([o for o in objects if o.type == "MESH"], set(mats))
         for k, m in mats.items():
             if k in used:
-                ob = used[k]
-                self.resolve(m, f"object {ob.name!r}, material {m.name!r}")
+                self.resolve(m, f"object {used[k].name!r}, material {m.name!r}")
 
 
 def _used_materials(objects, wanted: set) -> dict:
