@@ -19,7 +19,8 @@ from .export_new import add_new_object, stpc_changed
 from .export_plan import TilePlan
 from .export_read import world_matrices
 from .export_tiles import is_collision
-from .import_eng import PROP_MERGE, PROP_OBJECT, PROP_SOURCE
+from .import_eng import PROP_MERGE, PROP_SOURCE
+from .import_eng_objects import PROP_OBJECT
 from .import_tiles import PROP_TILE
 from .import_zones import PROP_ZONE
 

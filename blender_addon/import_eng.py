@@ -18,7 +18,7 @@ import numpy as np
 from . import materials
 from .build import Created, Progress
 from .import_collision import collision_children, collision_meshes
-from .import_eng_objects import PROP_OBJECT, import_objects
+from .import_eng_objects import import_objects
 from .eng_materials import PROP_PAGE
 from .import_tiles import (PROP_COLOR_TILE, PROP_MODEL, TileLayout, mesh_names,
                            place_objects, tile_mesh_arrays)
