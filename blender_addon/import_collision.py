@@ -6,7 +6,6 @@ Face attributes keep what the export and the floor tools read back: the
 record's type, group (A/B/C), ground material and record number."""
 from __future__ import annotations
 
-import bpy
 import numpy as np
 
 from . import convert, materials
@@ -61,10 +60,10 @@ def collision_meshes(lvl, created, level: str, model_ids, notes: list, tiles_of)
                     ATTR_POLYGON: np.asarray(c["polygon"], np.int64)[keep]}
     ms = model_ids[groups]
     names = [f"{level} collision {int(m)}" for m in ms]
-    meshes = build_meshes(names, arr, [[cmats[int(mat_ids[k])] for k in s] for s in slot_mats])
+    meshes = build_meshes(names, arr, [[cmats[int(mat_ids[k])] for k in s] for s in slot_mats],
+                          created)
     out = {}
     for m, me in zip(ms.tolist(), meshes):
-        created.add("meshes", me)
         me[PROP_MODEL] = m
         out[m] = me
     return out
@@ -75,19 +74,23 @@ def _few(tiles) -> str:
     return ", ".join(map(str, t[:4])) + (" ..." if len(t) > 4 else "")
 
 
-def collision_children(created, tile_obs, tile_model, meshes: dict) -> list:
-    """One child object per tile whose model has a collision mesh, at the
-    tile's origin (tile space), drawn as wire, not rendered."""
-    new = bpy.data.objects.new
-    out = []
-    for t, ob in enumerate(tile_obs):
-        me = meshes.get(int(tile_model[t]))
-        if me is None:
-            continue
-        ch = created.add("objects", new(f"{ob.name} collision", me))
+def child_tiles(tile_model, meshes: dict) -> list[int]:
+    """The tiles that get a collision child: those whose model has a mesh."""
+    return [t for t, m in enumerate(np.asarray(tile_model).tolist()) if m in meshes]
+
+
+def child_name(tile_name: str) -> str:
+    return f"{tile_name} collision"
+
+
+def setup_children(children, parents, models) -> None:
+    """Collision child objects at their tile's origin (tile space), drawn as
+    wire, not rendered. children[k] belongs to parents[k], shows model
+    models[k]."""
+    for ch, ob, m in zip(children, parents, models):
+        if ch.name != child_name(ob.name) and not ch.name.startswith(child_name(ob.name)):
+            ch.name = child_name(ob.name)       # the tile's name was taken: follow it
         ch.parent = ob
         ch.hide_render = True
         ch.display_type = "WIRE"
-        ch[PROP_COLLISION] = int(tile_model[t])
-        out.append(ch)
-    return out
+        ch[PROP_COLLISION] = int(m)
