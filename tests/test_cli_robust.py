@@ -18,16 +18,10 @@ from builders import eng_wad as B
 
 import gltf_check as G
 
-T = pytest.importorskip("builders.eng_text")
 if not (hasattr(wadkit.eng.Level, "world_mesh") and hasattr(wadkit.eng.Level, "floor")):
     pytest.skip("ENG geometry/floor not in this build", allow_module_level=True)
 
-from test_convert_e2e import coll_quad, PAGE_WORDS  # noqa: E402
-
-
-def run(*args, **kw):
-    return subprocess.run([sys.executable, "-m", "wadkit", *args],
-                          capture_output=True, text=True, **kw)
+from test_convert_e2e import run, small_level as level  # noqa: E402
 
 
 def one_line_error(r, *needles):
@@ -36,25 +30,6 @@ def one_line_error(r, *needles):
     assert r.stderr.startswith("wadkit: "), r.stderr
     for n in needles:
         assert n in r.stderr, r.stderr
-
-
-def level(text=True, map_=True, stpc=False) -> bytes:
-    """One tile (a unit quad on texture 0 over a collision quad at y 1), or
-    the same level without its TEXT / MAP chunk, with or without one STPC
-    object model."""
-    verts = [(-.5, 0, -.5, 0, 1, 0), (.5, 0, -.5, 0, 1, 0),
-             (.5, 0, .5, 0, 1, 0), (-.5, 0, .5, 0, 1, 0)]
-    model = L.Model(verts, [(0x808, 0, 1, 2, 0), (0x818, 0, 2, 3, 0)],
-                    coll_quad(), (1, 0, 0))
-    tile = L.Tile(3.5, 1.0, -2.5, 0, 0,
-                  colors=L.color_block(4, [[(128, 128, 128, 0)] * 4]))
-    obj = L.Model(verts[:3], [(0, 0, 1, 2, 0)])
-    return L.level(
-        trak_payload=L.trak([model]),
-        map_payload_=L.map_payload(8, 8, [tile]) if map_ else None,
-        stpc_payload=L.stpc([obj]) if stpc else None,
-        text_payload=T.text(pages=[T.page_rgb16(2, 2, PAGE_WORDS)],
-                            entries=[T.entry(0, 0, -1, 0, 1, 0, 1)]) if text else None)
 
 
 # ---------------------------------------------------------------- floor
