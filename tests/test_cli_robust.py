@@ -277,3 +277,22 @@ def test_error_names_the_file_the_command_was_reading(write, tmp_path):
     r = run("import-mesh", base, str(mesh), str(tmp_path / "new.wad"))
     one_line_error(r, f"wadkit: {base}: ")
     assert not (tmp_path / "new.wad").exists()
+
+
+def test_ctrl_c_stops_a_batch_quietly(write, tmp_path):
+    """SIGINT during a pooled batch: exit 130 (128 + SIGINT), no traceback
+    from the parent or a worker, and the levels not yet started are not
+    converted."""
+    import signal
+    data, _ = L.realistic_level(n_tiles=300)
+    files = [write(f"l{i}.wad", data) for i in range(12)]
+    p = subprocess.Popen([sys.executable, "-m", "wadkit", "convert", *files, "-o",
+                          str(tmp_path / "o"), "--collision", "-j", "2"],
+                         stderr=subprocess.PIPE, text=True)
+    first = p.stderr.readline()              # the first level is done
+    assert first.startswith("[") and " 1/12 " in first, first
+    p.send_signal(signal.SIGINT)
+    rest = p.stderr.read()
+    assert p.wait(timeout=120) == 130, rest
+    assert "Traceback" not in rest and "KeyboardInterrupt" not in rest, rest
+    assert len(os.listdir(tmp_path / "o")) < 12

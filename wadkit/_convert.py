@@ -6,6 +6,7 @@ from __future__ import annotations
 import concurrent.futures
 import multiprocessing
 import os
+import signal
 import sys
 import time
 import traceback
@@ -197,23 +198,29 @@ def run_batch(jobs: list[Job], workers: int, report) -> list[Done]:
     ctx = multiprocessing.get_context("forkserver")
     # the server imports the converter once; each worker is a fork of it
     ctx.set_forkserver_preload(["wadkit._convert", "wadkit.export"])
-    with concurrent.futures.ProcessPoolExecutor(workers, mp_context=ctx) as pool:
+    # Ctrl-C is the parent's to handle: workers ignore it (no traceback
+    # from each); the parent cancels what has not started and waits for
+    # what has (no worker writes on after the command has returned)
+    pool = concurrent.futures.ProcessPoolExecutor(
+        workers, mp_context=ctx, initializer=signal.signal,
+        initargs=(signal.SIGINT, signal.SIG_IGN))
+    try:
         futures = [pool.submit(run_job, job) for job in jobs]
-        try:
-            for job, fut in zip(jobs, futures):
-                try:
-                    done = fut.result()
-                except BrokenProcessPool:
-                    # a worker died (a crash): every job still pending
-                    # failed with it; each gets a process of its own, so
-                    # only the one that dies again is a failure
-                    done = _isolated(job, ctx)
-                results.append(done)
-                report(done)
-        except BaseException:
-            for fut in futures:
-                fut.cancel()
-            raise
+        for job, fut in zip(jobs, futures):
+            try:
+                done = fut.result()
+            except BrokenProcessPool:
+                # a worker died (a crash): every job still pending
+                # failed with it; each gets a process of its own, so
+                # only the one that dies again is a failure
+                done = _isolated(job, ctx)
+            results.append(done)
+            report(done)
+    except BaseException:
+        # one shutdown call: a second one would reset cancel_futures
+        pool.shutdown(wait=True, cancel_futures=True)
+        raise
+    pool.shutdown(wait=True)
     return results
 
 
@@ -238,6 +245,9 @@ def _isolated(job: Job, ctx) -> Done:
 
 
 def cmd_convert(args) -> int:
+    if args.jobs < 0:
+        raise UsageError(f"-j {args.jobs}: the number of levels converted at once "
+                         "is 1 or more (0: one per CPU core)")
     fmt, folder = plan_output(args.output, args.format, len(args.files))
     dsts = output_paths(args.files, args.output, fmt, folder)
     if folder:

@@ -191,6 +191,9 @@ def main(argv: list[str] | None = None) -> int:
         return rc
     except BrokenPipeError:
         return _quiet_closed_pipe()
+    except KeyboardInterrupt:    # Ctrl-C: 128 + SIGINT, as a shell reports it
+        print(file=sys.stderr)
+        return 130
     except commands.EXPECTED as exc:
         if args.debug:
             raise
