@@ -184,38 +184,57 @@ def usable_cpus() -> int:
         return os.cpu_count() or 1
 
 
-def run_batch(jobs: list[Job], workers: int, report) -> list[Done]:
-    """Run the jobs, in this process (workers <= 1) or on a pool of worker
-    processes; report(done) is called for each in input order. Workers are
-    started by a fork server (a clean single-threaded process: forking this
-    one, whose NumPy may run threads, could deadlock a child)."""
-    results = []
+def run_batch(jobs: list[Job], workers: int, report, *,
+              share: bool = True) -> list[Done]:
+    """Run the jobs on `workers` cores; report(done) is called for each in
+    input order. workers <= 1: one after the other in this process.
+    Otherwise worker processes take the jobs from the front and, with
+    share, this process converts too, from the back (the jobs no worker
+    has started): workers - 1 processes and this one keep every core busy,
+    and the pool's start-up (a fork server that imports the converter, then
+    one fork per worker: forking this process, whose NumPy may run threads,
+    could deadlock a child) overlaps with work."""
     if workers <= 1 or len(jobs) <= 1 or not _workers_can_start():
+        results = []
         for job in jobs:
             results.append(run_job(job))
             report(results[-1])
         return results
     ctx = multiprocessing.get_context("forkserver")
-    # the server imports the converter once; each worker is a fork of it
     ctx.set_forkserver_preload(["wadkit._convert", "wadkit.export"])
-    # Ctrl-C is the parent's to handle: workers ignore it (no traceback
-    # from each); the parent cancels what has not started and waits for
-    # what has (no worker writes on after the command has returned)
+    # Ctrl-C is this process's to handle: workers ignore it (no traceback
+    # from each); what has not started is cancelled, what has is waited
+    # for (no worker writes on after the command has returned)
     pool = concurrent.futures.ProcessPoolExecutor(
-        workers, mp_context=ctx, initializer=signal.signal,
-        initargs=(signal.SIGINT, signal.SIG_IGN))
+        workers - 1 if share else workers, mp_context=ctx,
+        initializer=signal.signal, initargs=(signal.SIGINT, signal.SIG_IGN))
+    results: list[Done | None] = [None] * len(jobs)
+    reported = 0
+
+    def flush(wait: bool) -> None:
+        nonlocal reported
+        while reported < len(jobs):
+            if results[reported] is None:
+                fut = futures[reported]
+                if not wait and not fut.done():
+                    return
+                try:
+                    results[reported] = fut.result()
+                except BrokenProcessPool:
+                    # a worker died (a crash): every job still queued failed
+                    # with it; each gets a process of its own, so only the
+                    # one that dies again is a failure
+                    results[reported] = _isolated(jobs[reported], ctx)
+            report(results[reported])
+            reported += 1
     try:
         futures = [pool.submit(run_job, job) for job in jobs]
-        for job, fut in zip(jobs, futures):
-            try:
-                done = fut.result()
-            except BrokenProcessPool:
-                # a worker died (a crash): every job still pending
-                # failed with it; each gets a process of its own, so
-                # only the one that dies again is a failure
-                done = _isolated(job, ctx)
-            results.append(done)
-            report(done)
+        for i in reversed(range(len(jobs)) if share else ()):
+            if not futures[i].cancel():      # a worker has it already
+                break
+            results[i] = run_job(jobs[i])
+            flush(wait=False)
+        flush(wait=True)
     except BaseException:
         # one shutdown call: a second one would reset cancel_futures
         pool.shutdown(wait=True, cancel_futures=True)
