@@ -215,14 +215,17 @@ class ImportMixin:
     def with_geometry(self, positions, triangles, uv, texture=None, color=None,
                       collision=None, keep_tiles: bool = False,
                       zones: str = "flat", default_texture: int = 0,
-                      face_flags=None, texture_table=None):
+                      face_flags=None, texture_table=None, page=None, tile=None):
         """A new Level whose TRAK and MAP tile part hold this mesh (file space:
         positions (V,3), triangles (T,3), uv (T,3,2) per corner, texture (T,)
         texture-table entries, color (T,3,4) per corner or None for grey).
         collision = (c_positions (CV,3), c_polygons (P,3|4; -1 pads a
         triangle), c_material (P,) or None); default: the render triangles.
         texture_table: raw n×8 bytes (default: the level's own table).
-        Every other chunk stays byte-identical. Raises wadkit.LimitError
+        page and tile (what world_mesh() also returns) are accepted and
+        not used: the page follows from the texture entry, and the write
+        path makes its own tiles — so with_geometry(**lvl.world_mesh())
+        works. Every other chunk stays byte-identical. Raises wadkit.LimitError
         (nothing written) when the engine could not load the result. The
         returned level has .import_report."""
         import numpy as np

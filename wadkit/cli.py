@@ -69,7 +69,7 @@ def cmd_lz(args) -> int:
         return 1 if problems else 0
     if args.output is None:
         raise SystemExit("wadkit lz: OUT is needed for c and d")
-    out = lz.compress(data) if args.mode == "c" \
+    out = lz.compress(data, args.level, args.threads) if args.mode == "c" \
         else lz.decompress(data, args.max_size)
     _write_atomic(args.output, out)
     return 0
@@ -121,6 +121,10 @@ def build_parser() -> argparse.ArgumentParser:
     lzp.add_argument("output", metavar="OUT", nargs="?")
     lzp.add_argument("--max-size", type=int, default=1 << 28,
                      help="refuse to decompress more bytes (default 256 MiB)")
+    lzp.add_argument("--level", choices=["default", "max", "best", "lazy", "greedy"],
+                     default="default", help="compression level (c)")
+    lzp.add_argument("--threads", type=int, default=1,
+                     help="threads for c (0: one per processor)")
     lzp.set_defaults(func=cmd_lz)
     commands.register(sub)
     return p

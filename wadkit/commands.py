@@ -86,6 +86,17 @@ def _rc2_counts(lvl) -> dict:
             "tfrag_textures": len(lvl.tfrag_textures)}
 
 
+def _rc2_collision_counts(lvl) -> dict:
+    c = lvl.collision()
+    return {"collision_faces": int((~c["quad"]).sum()) + len(c["quads"]),
+            "collision_octants": len(lvl.collision_octants()["coord"])}
+
+
+def _rc2_sky_counts(lvl) -> dict:
+    return {"sky_shells": len(lvl.sky()["shells"]),
+            "chunks": len(lvl.level_chunks)}
+
+
 def level_counts(lvl) -> dict:
     """The "counts" of `wadkit info` (docs/cli.md). Each part is read on its
     own; a part that does not parse is named under "errors" instead, so
@@ -101,6 +112,12 @@ def level_counts(lvl) -> dict:
                                 "textures": len(np.asarray(x.textures["page"]))})
     if _has(lvl, "terrain"):
         parts.append(_rc2_counts)
+    if _has(lvl, "collision_octants"):
+        parts += [_rc2_collision_counts, _rc2_sky_counts]
+    if _has(lvl, "tie_classes"):
+        parts.append(lambda x: {f"{k}_classes": len(getattr(x, f"{k}_classes"))
+                                for k in ("tie", "shrub", "moby")})
+        parts.append(lambda x: {k: len(getattr(x, k)) for k in ("ties", "shrubs", "mobys")})
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", WadWarning)
         for part in parts:

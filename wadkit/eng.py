@@ -4,6 +4,7 @@
     lvl.chunks            # [Chunk(tag='INFO', offset=4, size=4), ...]
     lvl.chunk("TRAK")     # zero-copy memoryview of the payload
     lvl.save("copy.wad")  # byte-identical when nothing changed; atomic
+    ed = lvl.edit()       # patch tiles and models in place (wadkit/_eng_edit.py)
 """
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ import os
 from typing import NamedTuple
 
 from . import _core
+from ._eng_edit import EditMixin, LevelEdit  # noqa: F401 (wadkit.eng.LevelEdit)
 from ._eng_geom import GeometryMixin, ImportMixin
 from . import _eng_text
 from ._eng_floor import FloorMixin
@@ -22,7 +24,7 @@ class Chunk(NamedTuple):
     size: int     # payload size in bytes (without the header)
 
 
-class Level(GeometryMixin, ImportMixin, FloorMixin):
+class Level(GeometryMixin, ImportMixin, EditMixin, FloorMixin):
     """An ENG level WAD. Holds the file mapped; edits are kept until save()."""
 
     def __init__(self, wad: _core.EngWad, path: str | None = None):

@@ -130,6 +130,24 @@ rc2_level_decompress (Rc2LevelObject *self, PyObject *args, PyObject *kwds)
                               (gint64) off, max_size, (Py_ssize_t) expected, ctx);
 }
 
+static PyObject *
+rc2_level_chunks (Rc2LevelObject *self, void *closure)
+{
+  PyObject *d = PyDict_New ();
+  for (guint i = 0; d && i < 3; i++)
+    {
+      gint32 t, c;
+      if (!wk_rc2_chunk (self->lvl, i, &t, &c))
+        continue;
+      char name[8];
+      g_snprintf (name, sizeof name, "chunk%u", i);
+      if (wk_dict_put (d, name, Py_BuildValue ("{sisi}", "tfrags", t,
+                                               "collision", c)) < 0)
+        Py_CLEAR (d);
+    }
+  return d;
+}
+
 static PyGetSetDef rc2_level_getset[] = {
   { "header", (getter) rc2_level_header, NULL,
     "{header_size, sector, id, reverb} of the level header", NULL },
@@ -137,6 +155,9 @@ static PyGetSetDef rc2_level_getset[] = {
     "{name: (byte offset, byte size, sector, sector count)}", NULL },
   { "sections", (getter) rc2_level_sections, NULL,
     "{name: (absolute byte offset, byte size)} of the data extent's pairs", NULL },
+  { "chunk_headers", (getter) rc2_level_chunks, NULL,
+    "{'chunk<i>': {tfrags, collision}}: the header of each present chunk "
+    "extent (stream offsets from the extent start, 0 = none)", NULL },
   { "core_header", (getter) rc2_level_core_header, NULL,
     "the 0xbc-byte core header: {name: int or (count, offset)}", NULL },
   { NULL },
@@ -145,8 +166,9 @@ static PyGetSetDef rc2_level_getset[] = {
 static PyMethodDef rc2_level_methods[] = {
   { "decompress", (PyCFunction) (void (*) (void)) rc2_level_decompress,
     METH_VARARGS | METH_KEYWORDS,
-    "decompress(name, max_size=1<<28) -> bytes: 'core_data', 'gameplay' or "
-    "'gameplay_pal', checked against the size the container declares" },
+    "decompress(name, max_size=1<<28) -> bytes: 'core_data', 'gameplay', "
+    "'gameplay_pal' (checked against the size the container declares), "
+    "'chunk<i>.tfrags' or 'chunk<i>.collision'" },
   { NULL },
 };
 

@@ -38,8 +38,8 @@ void
 wk_eng_tile_point (const gint32 b[6], const gfloat v[3], WkEngSpace space,
                    gfloat out[3])
 {
-  const double a = (double) b[1] / 4096.0 * 2.0 * G_PI;
-  const double c = cos (a), s = sin (a);
+  double c, s;
+  wk_eng_rot_cos_sin (b[1], &c, &s);
   /* -(double) b[5]: negating INT32_MIN as an int is undefined (fuzz_eng_map) */
   const double x = b[3] / 4096.0, y = b[4] / 4096.0, z = -(double) b[5] / 4096.0;
   const double X = x + v[0] * c - v[2] * s;
@@ -86,9 +86,7 @@ typedef struct {
 static void
 tile_xform (const gint32 b[6], WkEngSpace space, TileXform *t)
 {
-  const double a = (double) b[1] / 4096.0 * 2.0 * G_PI;
-  t->c = cos (a);
-  t->s = sin (a);
+  wk_eng_rot_cos_sin (b[1], &t->c, &t->s);
   t->x = b[3] / 4096.0;
   t->y = b[4] / 4096.0;
   t->z = -(double) b[5] / 4096.0; /* not -b[5]: INT32_MIN (fuzz_eng_map) */
@@ -181,6 +179,7 @@ wk_eng_world_mesh_fill (const GPtrArray *models, const WkEngMap *map,
                                 "entries", f, face->tex, n_entries);
                   wk_error_prefix (error, "TRAK model %u (tile %u)",
                                    map->model[i], i);
+                  wk_error_locate (error, i, map->model[i], -1);
                   return FALSE;
                 }
               rect = &rects[4 * face->tex];

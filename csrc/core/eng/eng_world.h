@@ -7,6 +7,7 @@
  * the corner order, first corner kept: (0,1,2) ↔ (0,2,1). */
 #pragma once
 #include <glib.h>
+#include <math.h>
 
 #include "eng_map.h"
 #include "eng_model.h"
@@ -32,6 +33,25 @@ wk_eng_corner (WkEngSpace space, guint k)
 void wk_eng_model_positions (const WkEngModel *m, WkEngSpace space, gfloat *out);
 void wk_eng_model_normals (const WkEngModel *m, WkEngSpace space, gfloat *out);
 void wk_eng_model_triangles (const WkEngModel *m, WkEngSpace space, guint32 *out);
+
+/* cos and sin of a tile rotation ry (4096 = a full turn). Exact 0/±1 at
+ * the quarter turns, as the engine's integer sine table has them: cos(π/2)
+ * in doubles is 6e-17, which put points on a cell line at -1e-16 and so
+ * into the cell before it (issue 14). */
+static inline void
+wk_eng_rot_cos_sin (gint32 ry, double *c, double *s)
+{
+  static const double q[4][2] = { { 1, 0 }, { 0, 1 }, { -1, 0 }, { 0, -1 } };
+  if ((ry & 1023) == 0)
+    {
+      *c = q[(ry >> 10) & 3][0];
+      *s = q[(ry >> 10) & 3][1];
+      return;
+    }
+  const double a = (double) ry / 4096.0 * 2.0 * G_PI;
+  *c = cos (a);
+  *s = sin (a);
+}
 
 /* Tile transform of a model-local export-space point v by a tile's B record
  * {rx ry rz x y z}: a = ry/4096·2π, X = x + vx·cos a − vz·sin a,

@@ -210,7 +210,7 @@ strips (const Patch *pt, const Ctx *x, guint lod, gboolean check_vertices,
           return -1;
         }
       guint n = raw < 0 ? (guint) (raw + 128) : (guint) raw;
-      if (off >= 0)
+      if (raw < 0 && off >= 0) /* only a biased record binds (docs) */
         adgif = off / 5;
       if (adgif < 0 || (guint) adgif >= x->ad_gifs)
         {
@@ -280,7 +280,7 @@ emit (const Decoded *d, guint lod, const WkTfragOut *out)
       if (raw == 0)
         break;
       guint n = raw < 0 ? (guint) (raw + 128) : (guint) raw;
-      if (off >= 0)
+      if (raw < 0 && off >= 0)
         adgif = off / 5;
       gint32 texture = wk_les32 (pt->adgifs.p + (gsize) adgif * 80);
       for (guint j = 0; j + 2 < n; j++, t++)
