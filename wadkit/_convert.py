@@ -37,8 +37,12 @@ def error_line(path: str, exc: BaseException) -> str:
             "run with --debug for the traceback")
 
 
-def warning_line(path: str, message) -> str:
-    return f"wadkit: {path}: warning: {message}" if path else f"wadkit: warning: {message}"
+def warning_line(path: str, message, category=WadWarning) -> str:
+    """`wadkit: FILE: warning: …`; a warning that is not wadkit's names its
+    category (RuntimeWarning …)."""
+    text = str(message) if issubclass(category, WadWarning) else \
+        f"{message} ({category.__name__})"
+    return f"wadkit: {path}: warning: {text}" if path else f"wadkit: warning: {text}"
 
 
 class Progress:
@@ -157,12 +161,9 @@ def run_job(job: Job) -> Done:
             failure = error_line(job.src, exc)
             if job.debug:
                 failure += "\n" + traceback.format_exc().rstrip()
-    seen = set()
-    for w in caught:
-        text = str(w.message)
-        if text not in seen:
-            seen.add(text)
-            lines.append(warning_line(job.src, text))
+    for text in dict.fromkeys(warning_line(job.src, w.message, w.category)
+                              for w in caught):   # each once, in order
+        lines.append(text)
     if failure is not None:
         lines.append(failure)
     return Done(job, failure is None, lines, summary)

@@ -186,9 +186,7 @@ def main(argv: list[str] | None = None) -> int:
         with warnings.catch_warnings():
             # a wadkit warning is one line naming the file, as errors are
             def show(message, category, filename, lineno, file=None, line=None):
-                text = str(message) if issubclass(category, WadWarning) else \
-                    f"{message} ({category.__name__})"
-                print(commands.warning_line(where(), text), file=sys.stderr)
+                print(commands.warning_line(where(), message, category), file=sys.stderr)
             warnings.showwarning = show
             rc = args.func(args)
         sys.stdout.flush()
