@@ -191,18 +191,14 @@ def run_batch(jobs: list[Job], workers: int, report, *,
     input order. workers <= 1: one after the other in this process.
     Otherwise worker processes take the jobs from the front and, with
     share, this process converts too, from the back (the jobs no worker
-    has started): workers - 1 processes and this one keep every core busy,
-    and the pool's start-up (a fork server that imports the converter, then
-    one fork per worker: forking this process, whose NumPy may run threads,
-    could deadlock a child) overlaps with work."""
-    if workers <= 1 or len(jobs) <= 1 or not _workers_can_start():
+    has started): workers - 1 processes and this one keep every core busy."""
+    ctx = _context()
+    if workers <= 1 or len(jobs) <= 1 or ctx is None:
         results = []
         for job in jobs:
             results.append(run_job(job))
             report(results[-1])
         return results
-    ctx = multiprocessing.get_context("forkserver")
-    ctx.set_forkserver_preload(["wadkit._convert", "wadkit.export"])
     # Ctrl-C is this process's to handle: workers ignore it (no traceback
     # from each); what has not started is cancelled, what has is waited
     # for (no worker writes on after the command has returned)
@@ -229,7 +225,12 @@ def run_batch(jobs: list[Job], workers: int, report, *,
             report(results[reported])
             reported += 1
     try:
-        futures = [pool.submit(run_job, job) for job in jobs]
+        with warnings.catch_warnings():
+            # Python 3.12+ warns of forking with threads: NumPy's idle BLAS
+            # pool is the only other thread here (see _context)
+            warnings.filterwarnings("ignore", r".*multi-threaded.*fork",
+                                    DeprecationWarning)
+            futures = [pool.submit(run_job, job) for job in jobs]
         for i in reversed(range(len(jobs)) if share else ()):
             if not futures[i].cancel():      # a worker has it already
                 break
@@ -244,15 +245,26 @@ def run_batch(jobs: list[Job], workers: int, report, *,
     return results
 
 
-def _workers_can_start() -> bool:
-    """A worker imports the main module again (as multiprocessing does): a
-    program read from stdin or a notebook cell has none to import, so
-    there the batch runs in this process."""
+def _context():
+    """How workers start, or None where they cannot. On Linux they are
+    forks of this process, made when the pool starts, before this process
+    has opened a level: its only other thread then is NumPy's idle
+    OpenBLAS pool, which OpenBLAS shuts down around a fork. A fork server
+    (clean, but it imports the converter again: ~0.3 s of a core per
+    batch, measured here — on 2 cores the difference between 1.5x and
+    1.7x for 8 levels) is used elsewhere; it re-imports the main module,
+    which a program read from stdin or a notebook cell does not have."""
+    if sys.platform.startswith("linux"):
+        return multiprocessing.get_context("fork")
     main = sys.modules.get("__main__")
-    if getattr(getattr(main, "__spec__", None), "name", None):
-        return True
     path = getattr(main, "__file__", None)
-    return path is None or os.path.isfile(path)
+    if getattr(getattr(main, "__spec__", None), "name", None) or path is None \
+            or os.path.isfile(path):
+        ctx = multiprocessing.get_context("forkserver" if hasattr(os, "fork") else "spawn")
+        if ctx.get_start_method() == "forkserver":
+            ctx.set_forkserver_preload(["wadkit._convert", "wadkit.export"])
+        return ctx
+    return None
 
 
 def _isolated(job: Job, ctx) -> Done:
