@@ -296,3 +296,20 @@ def test_ctrl_c_stops_a_batch_quietly(write, tmp_path):
     assert p.wait(timeout=120) == 130, rest
     assert "Traceback" not in rest and "KeyboardInterrupt" not in rest, rest
     assert len(os.listdir(tmp_path / "o")) < 12
+
+
+def test_demo_and_info_count_tiles_alike(tmp_path):
+    """The demo's line and `info` both give the MAP's tiles and those with
+    faces (one definition: commands.eng_counts), and a converted world has
+    one node per tile with faces."""
+    r = run("demo", str(tmp_path))
+    assert r.returncode == 0, r.stderr
+    wad = str(tmp_path / "sample_eng.wad")
+    c = json.loads(run("info", wad, "--json").stdout)["counts"]
+    line = next(x for x in r.stdout.splitlines() if x.startswith(wad + ":"))
+    assert line.endswith(f"{c['triangles']} triangles in {c['tiles']} tiles "
+                         f"({c['tiles_with_faces']} with faces)"), line
+    assert f"tiles {c['tiles']} ({c['tiles_with_faces']} with faces)" in run("info", wad).stdout
+    gltf, _ = G.read_glb((tmp_path / "sample_eng.glb").read_bytes())
+    world = next(n for n in gltf["nodes"] if n.get("name") == "world")
+    assert len(world["children"]) == c["tiles_with_faces"] < c["tiles"]
