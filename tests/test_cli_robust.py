@@ -313,3 +313,11 @@ def test_demo_and_info_count_tiles_alike(tmp_path):
     gltf, _ = G.read_glb((tmp_path / "sample_eng.glb").read_bytes())
     world = next(n for n in gltf["nodes"] if n.get("name") == "world")
     assert len(world["children"]) == c["tiles_with_faces"] < c["tiles"]
+
+
+def test_an_argument_the_api_refuses_is_one_line(write, tmp_path):
+    src = write("x.bin", b"some bytes to compress" * 10)
+    out = tmp_path / "x.lz"
+    assert run("lz", "c", src, str(out)).returncode == 0
+    one_line_error(run("lz", "d", str(out), str(tmp_path / "y"), "--max-size", "-1"),
+                   "max_size")

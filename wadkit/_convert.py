@@ -23,15 +23,16 @@ class UsageError(Exception):
     """A command line that cannot work (shown as one line, exit 1)."""
 
 
-# Errors shown as one line without a traceback (unless --debug).
-EXPECTED = (FormatError, LimitError, OSError, NotImplementedError, MeshError,
-            UsageError)
-_EXPECTED = EXPECTED + (ValueError,)
+# Errors shown as one line without a traceback (unless --debug): the
+# input's or the command line's fault. A ValueError is an argument the API
+# refused (`lz d --max-size -1`); anything else is "internal error".
+USER_ERRORS = (FormatError, LimitError, OSError, NotImplementedError, MeshError,
+               UsageError, ValueError)
 
 
 def error_line(path: str, exc: BaseException) -> str:
     where = f"wadkit: {path}: " if path else "wadkit: "
-    if isinstance(exc, _EXPECTED):
+    if isinstance(exc, USER_ERRORS):
         return f"{where}{exc}"
     return (f"{where}internal error ({type(exc).__name__}: {exc}); "
             "run with --debug for the traceback")

@@ -196,7 +196,7 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:    # Ctrl-C: 128 + SIGINT, as a shell reports it
         print(file=sys.stderr)
         return 130
-    except commands.EXPECTED as exc:
+    except commands.USER_ERRORS as exc:
         if args.debug:
             raise
         print(commands.error_line(where(), exc), file=sys.stderr)
