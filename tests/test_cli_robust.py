@@ -254,7 +254,7 @@ def test_a_dead_worker_is_one_line(tmp_path, monkeypatch):
     jobs = [_convert.Job(f"f{i}.wad", str(tmp_path / f"f{i}.glb"), "glb") for i in range(3)]
     monkeypatch.setattr(_convert, "run_job", _die_on_f1)
     got = []
-    _convert.run_batch(jobs, 2, got.append, share=False)   # all in workers
+    _convert.run_batch(jobs, 2, got.append)
     assert [d.job.src for d in got] == ["f0.wad", "f1.wad", "f2.wad"]
     assert [d.ok for d in got] == [True, False, True]
     assert len(got[1].lines) == 1
