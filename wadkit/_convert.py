@@ -201,6 +201,11 @@ def run_batch(jobs: list[Job], workers: int, report) -> list[Done]:
             results.append(run_job(job))
             report(results[-1])
         return results
+    if ctx.get_start_method() == "fork":
+        # what each worker would load on its first level, loaded once here
+        # for all forks: the PNG encoder of Pillow (found on first save)
+        from PIL import Image
+        Image.preinit()
     # Ctrl-C is this process's to handle: workers ignore it (no traceback
     # from each); what has not started is cancelled, what has is waited
     # for (no worker writes on after the command has returned)
