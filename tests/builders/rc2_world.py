@@ -243,7 +243,9 @@ def _place(rng: random.Random, box, spin: bool = True, scale: bool = False):
 def world(patches: int = 800, ties: int = 2000, shrubs: int = 2000, mobys: int = 200,
           tie_classes: int = 40, shrub_classes: int = 30, moby_classes: int = 25,
           collision_side: int = 142, seed: int = 16, compress=R.stored,
-          with_sky: bool = True) -> tuple[bytes, dict]:
+          with_sky: bool = True, edit_classes=None) -> tuple[bytes, dict]:
+    """edit_classes(builders): called with {kind: [class builders]} before
+    they are written (to damage one, say)."""
     rng = random.Random(seed)
     pts, box = terrain(patches)
     g = G.generated(seed, tie_classes=tie_classes, ties=ties, shrub_classes=shrub_classes,
@@ -267,11 +269,14 @@ def world(patches: int = 800, ties: int = 2000, shrubs: int = 2000, mobys: int =
         "shrub": [shrub_class(rng, c) for c in g["classes"]["shrub"]],
         "moby": [None if i % 9 == 4 else moby_class(rng)
                  for i, _ in enumerate(g["classes"]["moby"])]}
-    specs = {}
-    for kind, ids in g["classes"].items():
-        specs[kind] = [rc2_core.ClassSpec(cid, None if b is None else b.bytes(),
-                                          [(i + k) % TEX_COUNTS[kind] for k in range(2)])
-                       for i, (cid, b) in enumerate(zip(ids, builders[kind]))]
+    if edit_classes is not None:
+        edit_classes(builders)
+    # class i of a kind: slot s names texture (i + s) % count of its table
+    slots = {kind: [[(i + k) % TEX_COUNTS[kind] for k in range(2)] for i in range(len(ids))]
+             for kind, ids in g["classes"].items()}
+    specs = {kind: [rc2_core.ClassSpec(cid, None if b is None else b.bytes(), slots[kind][i])
+                    for i, (cid, b) in enumerate(zip(ids, builders[kind]))]
+             for kind, ids in g["classes"].items()}
 
     # textures: the tfrag table, then the class kinds', all 16x16 pixels
     # back to back at textures_base, one palette each in gs_ram
@@ -301,7 +306,8 @@ def world(patches: int = 800, ties: int = 2000, shrubs: int = 2000, mobys: int =
     facts = {
         "patches": patches, "terrain_triangles": sum(p.tris(0) for p in pts),
         "box": box, "ties": ties, "shrubs": shrubs, "mobys": mobys,
-        "classes": g["classes"], "builders": builders,
+        "classes": g["classes"], "builders": builders, "slots": slots,
+        "texture_counts": dict(TEX_COUNTS, tfrag=N_TFRAG_TEX),
         "class_triangles": {k: [None if b is None else
                                 len((b.expected(0) if k == "tie" else b.expected())["triangles"])
                                 for b in bs] for k, bs in builders.items()},
