@@ -153,4 +153,6 @@ def tfrag_row(rounds: int, quick: bool) -> Row:
 
 
 def rows(rounds: int, quick: bool, workdir: str) -> list[Row]:
-    return lz_rows(rounds, quick) + level_rows(rounds, quick) + [tfrag_row(rounds, quick)]
+    from . import rows_rc2_save
+    return (lz_rows(rounds, quick) + level_rows(rounds, quick)
+            + [tfrag_row(rounds, quick), rows_rc2_save.save_row(rounds, quick, workdir)])

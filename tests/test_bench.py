@@ -30,7 +30,8 @@ ISSUE_ROWS = ["ENG level → world-mesh arrays", "WAD-LZ decompress vs zlib",
               "WAD-LZ decompress without a size vs with it",
               "ENG open + world_mesh, fresh process, ",
               "ENG open + world_mesh, fresh process, vs writing its output bytes",
-              "ENG single-vertex edit → level, "]
+              "ENG single-vertex edit → level, ",
+              "batch convert 8 levels, pool vs -j 1"]
 
 
 def test_reference_parser_agrees_with_world_mesh():

@@ -77,6 +77,10 @@ class EngText:
     def effects_note(self) -> str | None: ...
     def page_rgba(self, i: int, /) -> NDArray[np.uint8]: ...
     def set_page_rgba(self, i: int, rgba: NDArray[np.uint8], /) -> None: ...
+    def add_page(self, rgba: NDArray[np.uint8], kind: str, /) -> int: ...
+    def add_entry(self, flags: int, page: int, page2: int, u0: int, u1: int,
+                  v0: int, v1: int, /) -> int: ...
+    def add_flat_entry(self, flags: int, r: int, g: int, b: int, /) -> int: ...
     def textures(self) -> dict[str, NDArray[Any]]: ...
     def build(self) -> bytes: ...
 
@@ -105,6 +109,9 @@ class EngFloorWorld:
 
 def eng_sine_table() -> NDArray[np.int32]:
     """(4096,) int32: the floor test's sine table."""
+def eng_colors_to_display(colors: NDArray[Any]) -> NDArray[np.float32]: ...
+def eng_bone_matrices(matrices: NDArray[Any], space: str = ...) -> NDArray[np.float32]: ...
+def eng_colors_from_display(rgba: NDArray[Any], current: NDArray[Any]) -> NDArray[np.uint8]: ...
 def eng_collision_decode(raw: Buffer, *, space: str = "file",
                          groups: tuple[int, int, int] | None = None,
                          offset: int = 0) -> dict[str, NDArray[Any]]:
@@ -241,6 +248,25 @@ def collision_build_octants(mesh_offset: int, z_node: tuple[int, int],
     """Octants as stored → a collision block in the canonical layout."""
 def sky_parse(block: Buffer, base: int = 0) -> dict[str, Any]:
     """A sky block → header, texture entries and shells of arrays."""
+def rc2_tfrags_edit(region: Buffer, base: int, texture_count: int,
+                    positions: Buffer | None, uv: Buffer | None, color: Buffer | None,
+                    texture: Buffer | None,
+                    meshes: Sequence[tuple[int, Buffer, Buffer, Buffer, Buffer, Buffer]],
+                    /) -> tuple[bytes, bytes]:
+    """The tfrags region edited (in place or re-encoded per patch) and a
+    status byte per patch (0 kept, 1 in place, 2 re-encoded, 3 moved)."""
+def rc2_gameplay_write(gameplay: Buffer, core_ids: dict[str, Buffer],
+                       instances: dict[str, tuple[Buffer, Buffer, Buffer]],
+                       settings: Sequence[tuple[str, tuple[float, ...]]],
+                       /) -> tuple[bytes, dict[str, Any]]:
+    """A gameplay rewritten from its parse and the edit, and a report."""
+def rc2_level_rewrite(level: Buffer, tfrags: Buffer | None, collision: Buffer | None,
+                      gameplay: Buffer | None, gameplay_pal: Buffer | None,
+                      /) -> tuple[bytes, dict[str, dict[str, Any]]]:
+    """The level file with new blocks / gameplay, streams recompressed,
+    extents laid out again; read back before it is returned."""
+def rc2_level_save(level: Buffer, path: str | os.PathLike[str], /) -> None:
+    """Check a level file and write it atomically."""
 def rc2_gameplay_parse(gameplay: Buffer, tie_ids: Buffer | None = None,
                        shrub_ids: Buffer | None = None,
                        moby_ids: Buffer | None = None) -> dict[str, Any]:

@@ -140,6 +140,34 @@ class GeometryMixin:
         return self._derived("objects", lambda g: [
             Model(d, "file") for d in g.models("file", objects=True)])
 
+    def collision_polygons(self, models=None, space: str = "file") -> dict:
+        """The collision polygons of TRAK models (default: all, else the
+        model indices given), tile-local, decoded in one call and
+        concatenated in the order asked: the arrays of Model.collision
+        (corners (P,4,3), n_corners, type, material, group …) plus model
+        (P,) the model of each polygon, polygon (P,) its record number in
+        that model (over groups A+B+C, as the floor test counts) and start
+        (M+1,) each asked model's run."""
+        import numpy as np
+        from ._eng_floor import decode_collision
+        ms = self.models
+        ids = np.arange(len(ms)) if models is None else np.asarray(models, np.int64)
+        parts = [ms[int(i)] for i in ids]
+        groups = np.array([tuple(m.collision_groups) for m in parts], np.int64).reshape(-1, 3)
+        counts = groups.sum(axis=1)
+        start = np.zeros(len(parts) + 1, np.int64)
+        np.cumsum(counts, out=start[1:])
+        out = dict(decode_collision(b"".join(bytes(m.collision_raw) for m in parts),
+                                    space=space))
+        if len(out["n_corners"]) != start[-1]:        # pragma: no cover - parser invariant
+            raise _core.WadError("collision records do not match their group counts")
+        out["group"] = np.repeat(np.tile(np.arange(3, dtype=np.uint8), len(parts)),
+                                 groups.reshape(-1))
+        out["model"] = np.repeat(ids, counts)
+        out["polygon"] = np.arange(start[-1]) - np.repeat(start[:-1], counts)
+        out["start"] = start
+        return out
+
     def models_in(self, space: str = "file", objects: bool = False) -> list[Model]:
         """TRAK (or STPC) models in "file" or "export" space."""
         return [Model(d, space) for d in self._geom.models(space, objects=objects)]
@@ -154,6 +182,14 @@ class GeometryMixin:
     @property
     def animation_layout(self) -> str | None:
         return self._geom.animation_layout
+
+    def bone_matrices(self, animation: int, space: str = "file") -> np.ndarray:
+        """The bone matrices of one STPC animation as the renderer applies
+        them: (nFrames, nBones, 4, 4) float32, each acting on column vectors
+        (p' = M @ (x, y, z, 1)) and taking a vertex of that bone (as
+        lvl.objects gives it, in `space`) to its place in the model at that
+        frame. docs/formats/eng.md "STPC animations"."""
+        return _core.eng_bone_matrices(self.animations[animation]["matrices"], space)
 
     @property
     def tiles(self) -> Tiles:

@@ -33,7 +33,8 @@ def open(path: str | os.PathLike):
         return eng.open(path)
     if kind == "rc2":
         return rc2.open(path)
-    err = FormatError(f"{os.fspath(path)}: not a level file wadkit knows "
+    # the path is the caller's to name (the CLI prefixes it to every error)
+    err = FormatError("not a level file wadkit knows "
                       f"(first bytes: {head[:8].hex(' ') or 'none, empty file'})")
     err.offset, err.context = 0, "file header"
     raise err

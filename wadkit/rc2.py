@@ -24,6 +24,8 @@
     wadkit.rc2.shrub_mesh(class_bytes)        # "Class meshes")
     wadkit.rc2.moby_mesh(class_bytes, lod=0)
     wadkit.rc2.class_mesh("tie", cls, lod=0)  # from a core class object
+
+    ed = lvl.edit(); ...; new = ed.apply(); new.save(path)   # writing back
 """
 from __future__ import annotations
 
@@ -31,6 +33,7 @@ import os
 from functools import cached_property
 
 from . import _core
+from . import _rc2_edit
 from . import _rc2_gameplay as _gp
 from ._core import FormatError
 from .lz import DEFAULT_MAX_SIZE
@@ -343,6 +346,30 @@ class Level:
             return None
         a = self.tie_ambient
         return np.frombuffer(self.gameplay, "<u2", int(a["count"][rec]), int(a["offset"][rec]))
+
+    # ---- writing (wadkit/_rc2_edit.py, docs/formats/rc2.md) ----------
+
+    edit_report: dict | None = None   # set on a Level made by LevelEdit.apply()
+
+    def edit(self) -> _rc2_edit.LevelEdit:
+        """Pending edits (terrain, instances, collision, settings);
+        apply() returns the edited Level. See wadkit/_rc2_edit.py."""
+        return _rc2_edit.LevelEdit(self)
+
+    def to_bytes(self) -> bytes:
+        """The level file: this level's own bytes (an edited level is
+        written and re-read by apply())."""
+        return bytes(memoryview(self._lvl))
+
+    def save(self, path: str | os.PathLike) -> None:
+        """Write the level atomically (temp file, fsync, rename), after
+        parsing it and decoding every stream once more. Refuses to write
+        over the file this level was opened from."""
+        if self.path is not None and os.path.exists(path) \
+                and os.path.samefile(path, self.path):
+            raise ValueError(f"{os.fspath(path)} is the source file of this "
+                             "level; save to another path")
+        _core.rc2_level_save(self._lvl, path)
 
     def info(self) -> dict:
         """What `wadkit info` shows, as plain data (nothing decompressed)."""

@@ -79,6 +79,10 @@ wk_exec (PyObject *module)
     return -1;
   if (wk_eng_floor_register (module, st) < 0)
     return -1;
+  if (wk_eng_color_register (module, st) < 0)
+    return -1;
+  if (wk_eng_anim_register (module, st) < 0)
+    return -1;
   if (wk_lz_register (module, st) < 0)
     return -1;
   if (wk_rc2_register (module, st) < 0)
@@ -88,6 +92,8 @@ wk_exec (PyObject *module)
   if (wk_rc2_build_register (module, st) < 0)
     return -1;
   if (wk_rc2_collision_register (module, st) < 0)
+    return -1;
+  if (wk_rc2_save_register (module, st) < 0)
     return -1;
   if (wk_rc2_sky_register (module, st) < 0)
     return -1;

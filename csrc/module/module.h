@@ -50,6 +50,8 @@ int wk_eng_geom_register (PyObject *module, WkModState *st);
 int wk_eng_edit_register (PyObject *module, WkModState *st);
 int wk_eng_text_register (PyObject *module, WkModState *st);
 int wk_eng_floor_register (PyObject *module, WkModState *st);
+int wk_eng_color_register (PyObject *module, WkModState *st);
+int wk_eng_anim_register (PyObject *module, WkModState *st);
 int wk_lz_register (PyObject *module, WkModState *st);
 int wk_rc2_register (PyObject *module, WkModState *st);
 int wk_rc2_tfrag_register (PyObject *module, WkModState *st);
@@ -59,6 +61,7 @@ int wk_rc2_collision_register (PyObject *module, WkModState *st);
 int wk_rc2_sky_register (PyObject *module, WkModState *st);
 int wk_rc2_gameplay_register (PyObject *module, WkModState *st);
 int wk_rc2_class_mesh_register (PyObject *module, WkModState *st);
+int wk_rc2_save_register (PyObject *module, WkModState *st);
 
 /* dict[key] = value, stealing value; -1 on failure (value may be NULL, as
  * when the call that made it failed). */

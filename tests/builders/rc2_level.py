@@ -173,10 +173,11 @@ def stored(data: bytes) -> bytes:
 
 def whole_level(gameplay: bytes, classes: dict, texture_counts: dict | None = None,
                 core: bytes | None = None, compress=wadlz.greedy_compress,
-                **kw) -> tuple[bytes, dict]:
+                index_head: bytes = bytes(range(0x44)), **kw) -> tuple[bytes, dict]:
     """A level with gameplay and core class tables (builders.rc2_core):
     core_data = `core` (default core_plain()) with the classes' data
-    appended; core_index = header, the default 0x44-byte tail, then the
+    appended; core_index = header, index_head (0x44 bytes: where the
+    default gs_ram and tfrag texture tables lie), then the
     class and texture tables at 0x100. The returned dict adds "class_offsets"
     ({kind: [data offsets]}) and "core_fields"."""
     from . import rc2_core
@@ -185,6 +186,6 @@ def whole_level(gameplay: bytes, classes: dict, texture_counts: dict | None = No
         core_plain() if core is None else core, classes, counts)
     fields.update(kw.pop("core_fields", {}))
     data, where = level(core=core_data, core_fields=fields, gameplay=gameplay,
-                        index_tail=bytes(range(0x44)) + tables, compress=compress, **kw)
+                        index_tail=index_head + tables, compress=compress, **kw)
     where.update(class_offsets=offsets, core_fields=fields)
     return data, where
