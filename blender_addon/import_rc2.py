@@ -447,10 +447,7 @@ class _Importer:
         key = ("tag", tag)
         if key in self.mats:
             return self.mats[key]
-        rgb = _TAG_COLOURS.get(tag & 0xF)
-        if rgb is None:
-            h = (tag * 0x9E3779B1) & 0xFFFFFF
-            rgb = tuple(0.3 + 0.5 * ((h >> s) & 255) / 255 for s in (16, 8, 0))
+        rgb = scene.tag_colour(tag)
         m = self.created.add("materials", bpy.data.materials.new(
             f"{self.name} coll {scene.tag_name(tag)}"))
         m.diffuse_color = (*rgb, 1.0)
@@ -482,10 +479,3 @@ class _Importer:
         w.mist_settings.depth = max(0.0, float(s["fog_far_distance"] - s["fog_near_distance"])
                                     / 1024.0)
         self.context.scene.world = w
-
-
-# tag low 4 bits -> display colour [assumed: any distinct colours do; water
-# kinds blue, damage red, ice light blue, out of bounds black]
-_TAG_COLOURS = {0: (0.1, 0.3, 1.0), 13: (0.05, 0.15, 0.8), 14: (0.3, 0.6, 1.0),
-                1: (1.0, 0.1, 0.05), 7: (0.7, 0.9, 1.0), 8: (0.1, 0.1, 0.1),
-                12: (0.05, 0.05, 0.05), 15: (0.55, 0.5, 0.42), 4: (0.9, 0.7, 0.2)}

@@ -29,6 +29,24 @@ def tag_name(tag: int) -> str:
     return f"0x{tag:02x} {TAG_NAMES.get(tag & 0xF, 'unknown')}"
 
 
+# tag low 4 bits -> display colour (linear RGB 0..1) [assumed: any distinct
+# colours do; water kinds blue, damage red, ice light blue, out of bounds
+# black, ground a neutral brown]
+_TAG_COLOURS = {0: (0.1, 0.3, 1.0), 13: (0.05, 0.15, 0.8), 14: (0.3, 0.6, 1.0),
+                1: (1.0, 0.1, 0.05), 7: (0.7, 0.9, 1.0), 8: (0.1, 0.1, 0.1),
+                12: (0.05, 0.05, 0.05), 15: (0.55, 0.5, 0.42), 4: (0.9, 0.7, 0.2)}
+
+
+def tag_colour(tag: int) -> tuple[float, float, float]:
+    """The display colour of a collision tag: by its low 4 bits where
+    named above, else a stable colour from the whole tag."""
+    rgb = _TAG_COLOURS.get(tag & 0xF)
+    if rgb is None:
+        h = (tag * 0x9E3779B1) & 0xFFFFFF
+        rgb = tuple(0.3 + 0.5 * ((h >> s) & 255) / 255 for s in (16, 8, 0))
+    return rgb
+
+
 @dataclass
 class ClassGeometry:
     """One class of a core table as a viewer draws it. mesh: positions
