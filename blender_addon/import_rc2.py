@@ -340,9 +340,10 @@ class _Importer:
         width = len(str(max(n - 1, 0)))
         for i, ci in enumerate(cls_of.tolist()):
             cid = table[ci].id
-            # "<level> tie 0042 (class 1234)": names that sort in creation
-            # order (see run())
-            ob = add("objects", new(f"{self.name} {kind} {i:0{width}d} (class {cid})",
+            # "tie 0042 c1234": instance number and class; short (Blender's
+            # cost per new object grows with the name's length) and sorting
+            # in creation order (see run())
+            ob = add("objects", new(f"{kind} {i:0{width}d} c{cid}",
                                     None if colls is not None else meshes.get(ci)))
             if ci not in meshes:
                 ob.empty_display_type = "ARROWS"

@@ -75,7 +75,7 @@ def test_whole_level(scene, world, instancing):
             me = _shown_mesh(o)
             if exp is None:
                 assert me is None and o.type == "EMPTY"
-                assert f"(class {ids[k]})" in o.name
+                assert o.name.startswith(f"{kind} ") and f" c{ids[k]}" in o.name
                 continue
             assert me[I.PROP_CLASS] == ids[k] and me[I.PROP_KIND] == kind
         meshes = [me for me in bpy.data.meshes if me.get(I.PROP_KIND) == kind]
