@@ -215,6 +215,11 @@ class _Importer:
                         material_index=slots,
                         face_int={ATTR_TEXTURE: tex,
                                   ATTR_PATCH: np.asarray(t["patch"], np.int32)[keep]})
+        return self._object(label, me, mats, kind, sub, chunk)
+
+    def _object(self, label: str, me, mats: list, kind: str, sub, chunk=None):
+        """An object of mesh me (its material slots appended first), with
+        its kind (and chunk), linked into sub."""
         for m in mats:
             me.materials.append(m)
         ob = self.created.mesh_object(label, me)
@@ -391,14 +396,10 @@ class _Importer:
                             colors={materials.COLOR_ATTR:
                                     np.asarray(sh["color"], np.float32)[tri]},
                             material_index=slots, face_int={ATTR_TEXTURE: tex})
-            for m in mats:
-                me.materials.append(m)
-            ob = self.created.mesh_object(label, me)
+            ob = self._object(label, me, mats, "sky", sub)
             ob.matrix_world = Matrix(mat.tolist())
-            ob[PROP_KIND] = "sky"
             ob[PROP_SHELL] = k
             ob[PROP_SKY_SCALE] = float(mat[0, 0])
-            sub.objects.link(ob)
 
     # ---- collision ---------------------------------------------------
     def _collision(self, sub) -> None:
@@ -435,14 +436,7 @@ class _Importer:
         me = build_mesh(label, np.asarray(c["positions"], np.float32), corners,
                         material_index=slots, face_int={ATTR_TAG: tags},
                         face_sizes=sizes)
-        for m in mats:
-            me.materials.append(m)
-        ob = self.created.mesh_object(label, me)
-        ob[PROP_KIND] = kind
-        if chunk is not None:
-            ob[PROP_CHUNK] = chunk
-        ob.hide_render = True
-        sub.objects.link(ob)
+        self._object(label, me, mats, kind, sub, chunk).hide_render = True
 
     def _tag_material(self, tag: int):
         key = ("tag", tag)

@@ -15,8 +15,7 @@ from wadkit.export.scene import GPU_INSTANCES, trs
 
 import gltf_check as G
 
-SMALL = dict(patches=16, ties=300, shrubs=40, mobys=30, tie_classes=8, shrub_classes=6,
-             moby_classes=10, collision_side=12)
+SMALL = W.SMALL
 YUP = np.array([[1, 0, 0, 0], [0, 0, 1, 0], [0, -1, 0, 0], [0, 0, 0, 1]], np.float64)
 
 

@@ -12,8 +12,7 @@ from wadkit import export
 
 pytestmark = pytest.mark.every_blender
 
-SMALL = dict(patches=16, ties=300, shrubs=40, mobys=30, tie_classes=8, shrub_classes=6,
-             moby_classes=10, collision_side=12)
+SMALL = W.SMALL
 
 
 @pytest.fixture(scope="module")

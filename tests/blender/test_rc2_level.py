@@ -14,8 +14,7 @@ from blender_addon import import_rc2 as I
 from builders import rc2_world as W
 from conftest import datablock_counts
 
-SMALL = dict(patches=16, ties=60, shrubs=40, mobys=30, tie_classes=8, shrub_classes=6,
-             moby_classes=10, collision_side=12)
+SMALL = W.SMALL
 pytestmark = pytest.mark.every_blender
 KIND_OF = {"ties": "tie", "shrubs": "shrub", "mobys": "moby"}
 

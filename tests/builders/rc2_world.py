@@ -29,6 +29,9 @@ from . import rc2_sky as K
 from . import rc2_tie as TI
 from . import tfrag as T
 
+# a small level of every part, for the tests (ties > 256: gpu instancing)
+SMALL = dict(patches=16, ties=300, shrubs=40, mobys=30, tie_classes=8, shrub_classes=6,
+             moby_classes=10, collision_side=12)
 QUAD = 5            # terrain patch: QUAD x QUAD quads of 1 m
 N_TFRAG_TEX = 4
 TEX_COUNTS = {"moby": 12, "tie": 16, "shrub": 8}
