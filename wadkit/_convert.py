@@ -130,6 +130,8 @@ class Job:
     objects: bool = False
     lod: int = 0
     debug: bool = False
+    sky: bool = False                 # RC2
+    instancing: str = "auto"          # RC2
 
 
 @dataclass
@@ -152,12 +154,18 @@ def run_job(job: Job) -> Done:
         try:
             lvl = open_level(job.src)
             warnings.simplefilter("always")
-            if export._has(lvl, "terrain") and (job.collision or job.objects):
-                lines.append(f"wadkit: {job.src}: note: --collision/--objects "
-                             "are ENG only (ignored)")
+            rc2 = export._has(lvl, "terrain")
+            if rc2 and job.objects:
+                lines.append(f"wadkit: {job.src}: note: --objects is ENG only (ignored)")
+            if not rc2 and job.sky:
+                lines.append(f"wadkit: {job.src}: note: --sky is RC2 only (ignored)")
+            notes: list[str] = []
             summary = export.export_level(lvl, job.dst, job.fmt,
                                           collision=job.collision,
-                                          objects=job.objects, lod=job.lod)
+                                          objects=job.objects, lod=job.lod,
+                                          sky=job.sky, instancing=job.instancing,
+                                          notes=notes)
+            lines += [f"wadkit: {job.src}: note: {n}" for n in notes]
         except Exception as exc:       # one bad file must not stop a batch
             failure = error_line(job.src, exc)
             if job.debug:
@@ -278,7 +286,8 @@ def cmd_convert(args) -> int:
     if folder:
         os.makedirs(args.output, exist_ok=True)
     debug = bool(getattr(args, "debug", False))
-    jobs = [Job(src, dst, fmt, args.collision, args.objects, args.lod, debug)
+    jobs = [Job(src, dst, fmt, args.collision, args.objects, args.lod, debug,
+                args.sky, args.instancing)
             for src, dst in zip(args.files, dsts)]
     if len(jobs) == 1:
         done = run_job(jobs[0])

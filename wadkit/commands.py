@@ -393,10 +393,16 @@ def register(sub) -> None:
     p.add_argument("--format", choices=FORMATS,
                    help="default: from the output's extension, else glb")
     p.add_argument("--collision", action="store_true",
-                   help="add the collision polygons as a 'collision' node tree (ENG)")
+                   help="add the collision polygons as a 'collision' node tree")
     p.add_argument("--objects", action="store_true",
                    help="add the object (STPC) models side by side (ENG)")
-    p.add_argument("--lod", type=int, default=0, help="terrain LOD (RC2)")
+    p.add_argument("--sky", action="store_true",
+                   help="add the sky shells as a 'sky' node tree around the level (RC2)")
+    p.add_argument("--instancing", choices=("auto", "gpu", "nodes"), default="auto",
+                   help="ties, shrubs, mobys (RC2): EXT_mesh_gpu_instancing (gpu), a "
+                        "node per instance sharing its class mesh (nodes), or gpu for "
+                        "layers of more than 256 instances (auto)")
+    p.add_argument("--lod", type=int, default=0, help="terrain and tie LOD (RC2)")
     p.add_argument("-j", "--jobs", type=int, default=0, metavar="N",
                    help="levels converted at once, each in its own process "
                         "(default: one per CPU core; 1: in this process)")
