@@ -369,30 +369,14 @@ def eng_scene(lvl, *, collision: bool = False, objects: bool = False) -> Scene:
 # ---------------------------------------------------------------- RC2
 
 
-def rc2_scene(lvl, *, lod: int = 0) -> Scene:
-    """RC2 tfrag terrain, rotated from the game's Z-up to y-up. One material
-    per tfrag texture used (MASK [assumed: PS2 alpha 0 pixels are cut-outs;
-    the terrain has no per-strip blend state in the spec])."""
-    t = lvl.terrain(lod=lod)
-    images = [np.ascontiguousarray(a, dtype=np.uint8) for a in lvl.tfrag_textures]
-    tex = np.asarray(t["texture"], dtype=np.int64)
-    tex = np.where((tex >= 0) & (tex < len(images)), tex, -1)
-    used, per_tri = np.unique(tex, return_inverse=True)
-    mats = [Material(f"tfrag{k:03d}" if k >= 0 else "untextured",
-                     k if k >= 0 else None) for k in used.tolist()]
-    scene = Scene(materials=mats, images=images,
-                  source=str(getattr(lvl, "path", "") or ""))
-    scene.layers.append(Layer("terrain", "patch", {
-        "positions": zup_to_yup(t["positions"]), "triangles": t["triangles"],
-        "uv": t["uv"], "color": t["color"], "material": per_tri.ravel(),
-        "group": t["patch"]}))
-    return scene
-
-
-def level_scene(lvl, *, collision=False, objects=False, lod=0) -> Scene:
-    """A Scene from an opened level of either game."""
+def level_scene(lvl, *, collision=False, objects=False, lod=0, sky=False,
+                instancing="auto", notes=None) -> Scene:
+    """A Scene from an opened level of either game (sky, instancing, notes:
+    RC2, see export/rc2.py; objects: ENG)."""
     if hasattr(lvl, "terrain"):
-        return rc2_scene(lvl, lod=lod)
+        from .rc2 import rc2_scene
+        return rc2_scene(lvl, lod=lod, collision=collision, sky=sky,
+                         instancing=instancing, notes=notes)
     if hasattr(lvl, "world_mesh"):
         return eng_scene(lvl, collision=collision, objects=objects)
     raise NotImplementedError(f"converting {_kind(lvl)} levels is not built "
