@@ -51,6 +51,9 @@ class Created:
         self.items.extend((kind, d) for d in datablocks)
         return datablocks
 
+    def of_kind(self, kind: str) -> list:
+        return [d for k, d in self.items if k == kind]
+
     def mesh_object(self, name: str, mesh):
         self.add("meshes", mesh)
         return self.add("objects", bpy.data.objects.new(name, mesh))

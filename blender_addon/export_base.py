@@ -37,7 +37,6 @@ class CollisionRef:
 class Base:
     def __init__(self, lvl):
         self.lvl = lvl
-        self.models = lvl.models
         self.tiles = lvl.tiles
         self.n_tiles = len(self.tiles.model)
         self.tile_model = np.asarray(self.tiles.model, np.int64)
@@ -45,14 +44,20 @@ class Base:
         self.position = np.asarray(self.tiles.position, np.float32).reshape(-1, 3)
         self.location = convert.to_blender(self.position)         # Blender space
         self._wm = None
+        self._packed = None
         self._render: dict[int, RenderRef] = {}
         self._coll: dict[int, CollisionRef] = {}
         self.color_bytes = np.asarray(self.tiles.colors, np.uint8).reshape(-1, 4)
         self.color_start = np.asarray(self.tiles.color_start, np.int64)
         self.color_sets = np.asarray(self.tiles.color_sets, np.int64)
-        self._tile_of_model: dict[int, int] = {}
-        for t in range(self.n_tiles - 1, -1, -1):
-            self._tile_of_model[int(self.tile_model[t])] = t
+        # the first tile of each model
+        tm = self.tile_model.tolist()
+        self._tile_of_model = dict(zip(reversed(tm), range(len(tm) - 1, -1, -1)))
+
+    @property
+    def models(self):
+        """lvl.models (parsed when first asked: an unchanged scene needs none)."""
+        return self.lvl.models
 
     @property
     def wm(self):
@@ -61,6 +66,14 @@ class Base:
             tile_of = np.asarray(self._wm["tile"], np.int64)
             self._face_start = np.searchsorted(tile_of, np.arange(self.n_tiles + 1))
         return self._wm
+
+    @property
+    def packed(self):
+        """import_tiles.model_arrays of the base models, made once."""
+        if self._packed is None:
+            from .import_tiles import model_arrays
+            self._packed = model_arrays(self.models)
+        return self._packed
 
     @property
     def face_start(self) -> np.ndarray:

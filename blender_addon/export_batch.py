@@ -111,6 +111,6 @@ def compare_runs(a, a_start, b, b_start, which) -> np.ndarray:
     ib = ranges(b_start[idx], la[idx])
     diff = a[ia] != b[ib]
     if diff.ndim > 1:
-        diff = diff.reshape(len(diff), -1).any(axis=1)
+        diff = diff.any(axis=tuple(range(1, diff.ndim)))
     out[idx] = segment_any(diff, _starts(la[idx]))
     return out

@@ -10,6 +10,7 @@ import numpy as np
 
 from . import convert, materials
 from .import_tiles import PROP_MODEL, face_slots
+from .edit_track import MeshRecord
 from .mesh_build import MeshArrays, build_meshes
 
 PROP_COLLISION = "wadkit_collision"     # object: the model whose collision it shows
@@ -20,15 +21,15 @@ ATTR_POLYGON = "wadkit_polygon"         # record number in its model (A+B+C)
 
 
 def collision_meshes(lvl, created, level: str, model_ids, notes: list, tiles_of):
-    """{model: mesh} for the models that have collision polygons with a
-    shape. Records whose corners are not finite (planes that do not meet)
+    """({model: mesh} for the models that have collision polygons with a
+    shape, their edit_track.MeshRecord or None). Records whose corners are not finite (planes that do not meet)
     have no shape: they are left out and listed in notes (with
     tiles_of(model) -> the tiles that use it)."""
     model_ids = np.asarray(model_ids, np.int64)
     c = lvl.collision_polygons(model_ids)
     n = np.asarray(c["n_corners"], np.int64)
     if not len(n):
-        return {}
+        return {}, None
     corners = np.asarray(c["corners"], np.float32).reshape(-1, 4, 3)
     used = np.arange(4)[None, :] < n[:, None]
     good = (np.isfinite(corners).all(axis=2) | ~used).all(axis=1) & (n >= 3) & (n <= 4)
@@ -66,7 +67,7 @@ def collision_meshes(lvl, created, level: str, model_ids, notes: list, tiles_of)
     for m, me in zip(ms.tolist(), meshes):
         me[PROP_MODEL] = m
         out[m] = me
-    return out
+    return out, MeshRecord(meshes, ms.reshape(-1, 1), arr.positions, arr.v_start)
 
 
 def _few(tiles) -> str:

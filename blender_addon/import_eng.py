@@ -15,11 +15,12 @@ import os
 import bpy
 import numpy as np
 
-from . import materials
+from . import edit_track, materials
 from .build import Created, Progress, new_ids
 from .import_collision import child_name, child_tiles, collision_meshes, setup_children
 from .import_eng_objects import import_objects
 from .eng_materials import PROP_PAGE
+from .edit_track import MeshRecord
 from .import_tiles import (PROP_COLOR_TILE, PROP_MODEL, TileLayout, mesh_names,
                            place_objects, tile_mesh_arrays)
 from .import_zones import PROP_ZONE, zone_mesh_arrays
@@ -171,9 +172,9 @@ def _import(context, lvl, created, name, collision, objects, vertex_colors, merg
             me[PROP_COLOR_TILE] = r
         prog.update(2)
         tmodel = np.asarray(tiles.model, np.int64)
-        cmeshes = {}
+        cmeshes, crec = {}, None
         if collision:
-            cmeshes = collision_meshes(lvl, created, name, np.unique(tmodel), notes,
+            cmeshes, crec = collision_meshes(lvl, created, name, np.unique(tmodel), notes,
                                        lambda m: np.flatnonzero(tmodel == m).tolist())
         # tile objects and collision children made in one go (build.new_ids)
         tile_names = [f"{name} tile {t}" for t in range(len(tmodel))]
@@ -185,6 +186,9 @@ def _import(context, lvl, created, name, collision, objects, vertex_colors, merg
         level_obs, coll_obs = obs[:len(tile_names)], obs[len(tile_names):]
         place_objects(level_obs, tiles, layout)
         setup_children(coll_obs, [level_obs[t] for t in with_child], cmodel)
+        trec = MeshRecord(meshes, np.stack([layout.model, layout.rep], axis=1),
+                          arr.positions, arr.v_start,
+                          np.full(len(meshes), materials.COLOR_ATTR in arr.point_colors))
         prog.update(3)
     obj_obs = import_objects(context, lvl, created, name, mats, notes) if objects else []
     prog.update(4)
@@ -211,4 +215,7 @@ def _import(context, lvl, created, name, collision, objects, vertex_colors, merg
         # does not evaluate (nor draw) one more object per tile
         lc = context.view_layer.layer_collection.children[root.name]
         lc.children[f"{name} Collision"].exclude = True
+    if merge != "ZONE" and path:
+        edit_track.remember(context, root, edit_track.Imported(
+            path, trec, crec, [m for m in created.of_kind("materials")]))
     return root
