@@ -44,7 +44,6 @@ class Base:
         self.position = np.asarray(self.tiles.position, np.float32).reshape(-1, 3)
         self.location = convert.to_blender(self.position)         # Blender space
         self._wm = None
-        self._packed = None
         self._render: dict[int, RenderRef] = {}
         self._coll: dict[int, CollisionRef] = {}
         self.color_bytes = np.asarray(self.tiles.colors, np.uint8).reshape(-1, 4)
@@ -66,14 +65,6 @@ class Base:
             tile_of = np.asarray(self._wm["tile"], np.int64)
             self._face_start = np.searchsorted(tile_of, np.arange(self.n_tiles + 1))
         return self._wm
-
-    @property
-    def packed(self):
-        """import_tiles.model_arrays of the base models, made once."""
-        if self._packed is None:
-            from .import_tiles import model_arrays
-            self._packed = model_arrays(self.models)
-        return self._packed
 
     @property
     def face_start(self) -> np.ndarray:

@@ -61,11 +61,14 @@ def _read_changes(base, meshes, textures, model, rep):
     known[known] = base.tile_model[rep[known]] == model[known]
     changed = ~known
     idx = np.flatnonzero(known)
-    lay = SimpleNamespace(rep=rep[idx], model=model[idx], f_start=base.face_start,
+    # the models of these meshes only (an edit of one tile reads one model)
+    used, local = np.unique(model[idx], return_inverse=True)
+    lay = SimpleNamespace(rep=rep[idx], model=local.reshape(-1), f_start=base.face_start,
                           sets=base.color_sets, colors=base.color_bytes,
                           color_start=base.color_start)
-    ref, _ = tile_mesh_arrays(lay, base.models, base.wm, True,
-                              lambda tex: np.zeros(len(tex), np.int64), base.packed)
+    models = base.models
+    ref, _ = tile_mesh_arrays(lay, [models[m] for m in used.tolist()], base.wm, True,
+                              lambda tex: np.zeros(len(tex), np.int64))
     sub = np.zeros(g, bool)
     sub[idx] = True
 

@@ -73,12 +73,11 @@ def model_arrays(models):
             np.concatenate(tri) if tri else np.zeros((0, 3), np.int64), t_start)
 
 
-def tile_mesh_arrays(layout: TileLayout, models, wm, vertex_colors: bool, mat_of_texture,
-                     packed=None):
+def tile_mesh_arrays(layout: TileLayout, models, wm, vertex_colors: bool, mat_of_texture):
     """MeshArrays of all tile meshes (one per layout group) and each mesh's
     material list. mat_of_texture(texture (F,)) -> material number (F,).
-    packed: model_arrays(models), when the caller has it."""
-    m_pos, m_vstart, m_tri, m_tstart = packed if packed is not None else model_arrays(models)
+    layout.model indexes `models`."""
+    m_pos, m_vstart, m_tri, m_tstart = model_arrays(models)
     gm = np.asarray(layout.model, np.int64)
     rep = np.asarray(layout.rep, np.int64)
     g = len(gm)
