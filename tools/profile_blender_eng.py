@@ -59,8 +59,18 @@ for mod, name, label in (
         (export_compare, "_read_changes", "export: tile meshes read whole"),
         (export_compare, "_read_collision", "export: collision meshes read whole"),
         (export_plan.TilePlan, "_edits", "export: edits"),
+        (export_plan.TilePlan, "claims", "export: tile objects claimed"),
+        (export_plan, "placements", "export: placements"),
+        (export_eng.TextEdits, "prepare", "export: materials and pages"),
+        (export_eng.TextEdits, "__init__", "export: materials and pages"),
+        (export_eng.wadkit.eng, "open", "export: base level opened"),
 ):
     wrap(mod, name, label)
+_Level = type(wadkit.eng.from_bytes(open(sys.argv[1], "rb").read()))
+wrap(_Level, "save", "export: written (atomic: temp file, fsync, rename)")
+wrap(_Level, "edit", "export: LevelEdit made")
+from wadkit._eng_edit import LevelEdit  # noqa: E402
+wrap(LevelEdit, "apply", "export: edits applied (wadkit, C)")
 
 
 def empty():

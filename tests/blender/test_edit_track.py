@@ -113,6 +113,19 @@ def test_unchanged_scene_reads_no_tile_mesh(scene, small, tmp_path, reads):
                                        if "wadkit_collision" in c})]
 
 
+def test_shown_collision_is_tracked(scene, small, tmp_path, reads):
+    """show_collision=True: the collision objects are evaluated, so their
+    meshes are tracked like the tiles' (none read whole when unchanged),
+    and an edit of one is read and written."""
+    load(small, show_collision=True)
+    how, _ = export(tmp_path / "o.wad")
+    assert how == "unchanged" and reads["collision"] == [] and reads["tiles"] == []
+    ch = collision_child(tile_object("small", 0))
+    _nudge(ch.data.attributes["position"].data, "vector", 3, 2, 0.1)
+    how, _ = export(tmp_path / "p.wad")
+    assert "collision" in how and reads["collision"] == [1]
+
+
 def test_disabled_object_is_read_whole(scene, small, tmp_path, reads):
     """An object disabled in viewports is not evaluated: Blender reports no
     change of its mesh, so the export reads it."""
