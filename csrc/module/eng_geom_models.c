@@ -1,0 +1,200 @@
+/* wadkit._core.EngGeometry: models() and animations() (TRAK and STPC). */
+#include "eng_geom.h"
+
+/* ---- models ---- */
+
+static PyObject *
+model_dict (const WkEngModel *m, WkEngSpace space)
+{
+  PyObject *d = PyDict_New ();
+  if (d == NULL)
+    return NULL;
+  npy_intp nv = m->n_verts, nf = m->n_faces;
+  PyObject *pos = new_array (2, nv, 3, 1, 1, NPY_FLOAT32);
+  PyObject *nrm = new_array (2, nv, 3, 1, 1, NPY_FLOAT32);
+  PyObject *tri = new_array (2, nf, 3, 1, 1, NPY_UINT32);
+  PyObject *flags = new_array (1, nf, 1, 1, 1, NPY_UINT16);
+  PyObject *tex = new_array (1, nf, 1, 1, 1, NPY_INT32);
+  PyObject *planes = new_array (2, nf, 4, 1, 1, NPY_FLOAT32);
+  PyObject *box = new_array (2, 8, 3, 1, 1, NPY_FLOAT32);
+  PyObject *centre = new_array (1, 3, 1, 1, 1, NPY_FLOAT32);
+  if (!pos || !nrm || !tri || !flags || !tex || !planes || !box || !centre)
+    goto fail;
+  wk_eng_model_positions (m, space, PyArray_DATA ((PyArrayObject *) pos));
+  wk_eng_model_normals (m, space, PyArray_DATA ((PyArrayObject *) nrm));
+  wk_eng_model_triangles (m, space, PyArray_DATA ((PyArrayObject *) tri));
+  const gfloat zs = space == WK_ENG_SPACE_FILE ? -1.0f : 1.0f;
+  guint16 *fl = PyArray_DATA ((PyArrayObject *) flags);
+  gint32 *tx = PyArray_DATA ((PyArrayObject *) tex);
+  gfloat *pl = PyArray_DATA ((PyArrayObject *) planes);
+  for (npy_intp f = 0; f < nf; f++)
+    {
+      fl[f] = m->faces[f].flags;
+      tx[f] = m->faces[f].tex;
+      pl[4 * f] = m->faces[f].plane[0];
+      pl[4 * f + 1] = m->faces[f].plane[1];
+      pl[4 * f + 2] = zs * m->faces[f].plane[2];
+      pl[4 * f + 3] = m->faces[f].plane[3];
+    }
+  gfloat *bx = PyArray_DATA ((PyArrayObject *) box);
+  gfloat *ce = PyArray_DATA ((PyArrayObject *) centre);
+  for (int c = 0; c < 8; c++)
+    for (int k = 0; k < 3; k++)
+      bx[3 * c + k] = (k == 2 ? zs : 1.0f) * m->box[c][k];
+  for (int k = 0; k < 3; k++)
+    ce[k] = (k == 2 ? zs : 1.0f) * m->centre[k];
+  /* | not ||: every put must run, each steals its value */
+  if ((wk_dict_put (d, "positions", pos) | wk_dict_put (d, "normals", nrm)
+      | wk_dict_put (d, "triangles", tri) | wk_dict_put (d, "face_flags", flags)
+      | wk_dict_put (d, "face_texture", tex) | wk_dict_put (d, "face_planes", planes)
+      | wk_dict_put (d, "box", box) | wk_dict_put (d, "centre", centre)) < 0)
+    {
+      pos = nrm = tri = flags = tex = planes = box = centre = NULL;
+      goto fail_d;
+    }
+  if (wk_dict_put (d, "collision_raw",
+           PyBytes_FromStringAndSize ((const char *) m->coll,
+                                      (Py_ssize_t) m->n_coll * 32)) < 0
+      || wk_dict_put (d, "collision_groups",
+              Py_BuildValue ("(III)", m->coll_groups[0], m->coll_groups[1],
+                             m->coll_groups[2])) < 0
+      || wk_dict_put (d, "offset", PyLong_FromLongLong (m->offset)) < 0)
+    goto fail_d;
+  if (m->stpc
+      && (wk_dict_put (d, "bone_counts", array_copy (1, m->n_bones, 1, 1, NPY_UINT16,
+                                             m->bone_counts, 2)) < 0
+          || wk_dict_put (d, "rigid_vertex_count", PyLong_FromLong (m->rigid_verts)) < 0))
+    goto fail_d;
+  return d;
+fail:
+  Py_XDECREF (pos);
+  Py_XDECREF (nrm);
+  Py_XDECREF (tri);
+  Py_XDECREF (flags);
+  Py_XDECREF (tex);
+  Py_XDECREF (planes);
+  Py_XDECREF (box);
+  Py_XDECREF (centre);
+fail_d:
+  Py_DECREF (d);
+  return NULL;
+}
+
+PyObject *
+geom_models (EngGeomObject *g, PyObject *args, PyObject *kwds)
+{
+  static char *kwlist[] = { "space", "objects", NULL };
+  const char *s = "file";
+  int objects = 0;
+  if (!PyArg_ParseTupleAndKeywords (args, kwds, "|sp:models", kwlist, &s, &objects))
+    return NULL;
+  WkEngSpace space;
+  if (parse_space (s, &space) < 0)
+    return NULL;
+  const GPtrArray *models = objects ? (g->stpc ? g->stpc->models : NULL) : g->trak;
+  if (models == NULL)
+    return PyList_New (0);
+  PyObject *list = PyList_New (models->len);
+  for (guint i = 0; list && i < models->len; i++)
+    {
+      PyObject *d = model_dict (g_ptr_array_index (models, i), space);
+      if (d == NULL)
+        Py_CLEAR (list);
+      else
+        PyList_SET_ITEM (list, i, d);
+    }
+  return list;
+}
+
+/* ---- animations ---- */
+
+static PyObject *
+anim_dict (const WkEngStpc *s, const WkEngAnim *a)
+{
+  const guint8 *p = g_bytes_get_data (s->payload, NULL);
+  PyObject *d = PyDict_New ();
+  if (d == NULL)
+    return NULL;
+  npy_intp nf = a->n_frames, nb = a->n_bones;
+  guint64 nd = a->n_delta > G_MAXINT32 ? 0 : a->n_delta;
+  PyObject *mats = new_array (4, nf, nb, 4, 4, NPY_FLOAT32);
+  PyObject *deltas = PyList_New (0);
+  if (mats == NULL || deltas == NULL)
+    goto fail;
+  gfloat *mp = PyArray_DATA ((PyArrayObject *) mats);
+  for (guint32 f = 0; f < a->n_frames; f++)
+    {
+      gsize off = wk_eng_anim_frame_offset (a, f);
+      gsize dsz = (gsize) wk_eng_anim_delta_size (a, f); /* fits: parsed */
+      PyObject *arr = f == 0 ? new_array (2, (npy_intp) nd, 4, 1, 1, NPY_INT16)
+                             : new_array (1, (npy_intp) nd, 1, 1, 1, NPY_INT16);
+      if (arr == NULL)
+        goto fail;
+      gint16 *dp = PyArray_DATA ((PyArrayObject *) arr);
+      for (guint64 k = 0; k < (f == 0 ? nd * 4 : nd); k++)
+        dp[k] = wk_les16 (p + off + 2 * k);
+      int rc = PyList_Append (deltas, arr);
+      Py_DECREF (arr);
+      if (rc < 0)
+        goto fail;
+      for (gsize k = 0; k < (gsize) nb * 16; k++)
+        mp[(gsize) f * nb * 16 + k] = wk_lef32 (p + off + dsz + 4 * k);
+    }
+  PyObject *aw = new_array (1, a->n_a, 1, 1, 1, NPY_UINT32);
+  if (aw == NULL)
+    goto fail;
+  for (guint32 k = 0; k < a->n_a; k++)
+    ((guint32 *) PyArray_DATA ((PyArrayObject *) aw))[k] = wk_le32 (p + a->a_off + 4 * k);
+  PyObject *fw = Py_NewRef (Py_None);
+  if (a->flag == 0)
+    {
+      Py_DECREF (fw);
+      fw = new_array (2, nf, 4, 1, 1, NPY_INT16);
+      if (fw == NULL)
+        {
+          Py_DECREF (aw);
+          goto fail;
+        }
+      for (gsize k = 0; k < (gsize) nf * 4; k++)
+        ((gint16 *) PyArray_DATA ((PyArrayObject *) fw))[k]
+            = wk_les16 (p + a->frame_words_off + 2 * k);
+    }
+  /* | not ||: every put must run, each steals its value */
+  if ((wk_dict_put (d, "n_frames", PyLong_FromUnsignedLong (a->n_frames))
+      | wk_dict_put (d, "n_bones", PyLong_FromUnsignedLong (a->n_bones))
+      | wk_dict_put (d, "n_delta", PyLong_FromUnsignedLong (a->n_delta))
+      | wk_dict_put (d, "flag", PyLong_FromUnsignedLong (a->flag))
+      | wk_dict_put (d, "a", aw) | wk_dict_put (d, "frame_words", fw)
+      | wk_dict_put (d, "matrices", mats) | wk_dict_put (d, "deltas", deltas)
+      | wk_dict_put (d, "offset", PyLong_FromLongLong (s->base + (gint64) a->offset))
+      | wk_dict_put (d, "raw", PyBytes_FromStringAndSize ((const char *) p + a->offset,
+                                                   (Py_ssize_t) a->size))) < 0)
+    {
+      Py_DECREF (d);
+      return NULL;
+    }
+  return d;
+fail:
+  Py_XDECREF (mats);
+  Py_XDECREF (deltas);
+  Py_DECREF (d);
+  return NULL;
+}
+
+PyObject *
+geom_animations (EngGeomObject *g, PyObject *unused)
+{
+  if (g->stpc == NULL)
+    return PyList_New (0);
+  GArray *anims = g->stpc->anims;
+  PyObject *list = PyList_New (anims->len);
+  for (guint i = 0; list && i < anims->len; i++)
+    {
+      PyObject *d = anim_dict (g->stpc, &g_array_index (anims, WkEngAnim, i));
+      if (d == NULL)
+        Py_CLEAR (list);
+      else
+        PyList_SET_ITEM (list, i, d);
+    }
+  return list;
+}
