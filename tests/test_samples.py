@@ -299,8 +299,10 @@ def test_rc2_build_level_bad_input():
     tex = [(np.zeros((4, 4), np.uint8), 0)]
     pals = np.zeros((1, 256, 4), np.uint8)
     block = rc2.build_tfrags([])
-    with pytest.raises(ValueError, match="palettes of shape"):
-        rc2.build_level(block, tex, np.zeros((1, 16, 4)), b"g")
+    with pytest.raises(ValueError, match=r"palettes: shape \(n, 256, 4\) expected"):
+        rc2.build_level(block, tex, np.zeros((1, 16, 4), np.uint8), b"g")
+    with pytest.raises(TypeError, match="palettes: an array of float64"):
+        rc2.build_level(block, tex, np.zeros((1, 256, 4)), b"g")
     with pytest.raises(wadkit.LimitError, match="palette 1 of 1"):
         rc2.build_level(block, [(np.zeros((4, 4), np.uint8), 1)], pals, b"g")
     with pytest.raises(ValueError, match="gameplay"):

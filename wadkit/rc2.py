@@ -211,12 +211,8 @@ def build_level(tfrags: bytes, textures, palettes, gameplay: bytes,
     import numpy as np
     tex = []
     for i, (px, pal) in enumerate(textures):
-        a = np.ascontiguousarray(px, dtype=np.uint8)
+        a = np.asarray(px)
         if a.ndim != 2:
             raise ValueError(f"texture {i}: pixels of shape {a.shape}, not (H, W)")
-        tex.append((a.shape[1], a.shape[0], int(pal), a.tobytes()))
-    pals = np.ascontiguousarray(palettes, dtype=np.uint8)
-    if pals.ndim != 3 or pals.shape[1:] != (256, 4):
-        raise ValueError(f"palettes of shape {pals.shape}, not (n, 256, 4)")
-    return _core.rc2_build_level(bytes(tfrags), tex, pals.tobytes(), bytes(gameplay),
-                                 level_id, reverb)
+        tex.append((a.shape[1], a.shape[0], int(pal), a))
+    return _core.rc2_build_level(tfrags, tex, palettes, gameplay, level_id, reverb)

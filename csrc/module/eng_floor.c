@@ -3,7 +3,7 @@
  * without the GIL; this file only converts arguments and results. */
 #include "module.h"
 
-#include "wk_numpy.h"
+#include "wk_array.h"
 
 #include "../core/common/wk_error.h"
 #include "../core/eng/eng_floor.h"
@@ -12,28 +12,6 @@ typedef struct {
   PyObject_HEAD
   WkEngFloorWorld *world;
 } EngFloorWorldObject;
-
-/* A C-contiguous array of `type` with ndim dims; dims[k] < 0 = any. */
-static PyArrayObject *
-as_array (PyObject *obj, int type, int ndim, const npy_intp *dims,
-          const char *name)
-{
-  PyArrayObject *arr = (PyArrayObject *) PyArray_FromAny (
-      obj, PyArray_DescrFromType (type), ndim, ndim,
-      NPY_ARRAY_IN_ARRAY | NPY_ARRAY_FORCECAST, NULL);
-  if (arr == NULL)
-    return NULL;
-  for (int k = 0; k < ndim; k++)
-    if (dims[k] >= 0 && PyArray_DIM (arr, k) != dims[k])
-      {
-        PyErr_Format (PyExc_ValueError, "%s: dimension %d is %zd, expected %zd",
-                      name, k, (Py_ssize_t) PyArray_DIM (arr, k),
-                      (Py_ssize_t) dims[k]);
-        Py_DECREF (arr);
-        return NULL;
-      }
-  return arr;
-}
 
 static gboolean
 parse_space (PyObject *obj, WkEngCollSpace *space)
@@ -71,13 +49,13 @@ floor_world_new (PyTypeObject *type, PyObject *args, PyObject *kwds)
   const guint8 **ptrs = NULL;
   gsize *sizes = NULL;
   Py_ssize_t n_models = 0, got = 0;
-  npy_intp dm[1] = { -1 };
-  if ((m = as_array (m_obj, NPY_UINT32, 1, dm, "model")) == NULL)
+  npy_intp dm[1] = { WK_ANY };
+  if (wk_array_arg (m_obj, "model", NPY_UINT32, 1, dm, FALSE, &m) < 0)
     goto out;
   npy_intp n = PyArray_DIM (m, 0);
   npy_intp da[2] = { n, 3 }, db[2] = { n, 6 };
-  if ((a = as_array (a_obj, NPY_FLOAT32, 2, da, "a_xyz")) == NULL
-      || (b = as_array (b_obj, NPY_INT32, 2, db, "b")) == NULL)
+  if (wk_array_arg (a_obj, "a_xyz", NPY_FLOAT32, 2, da, FALSE, &a) < 0
+      || wk_array_arg (b_obj, "b", NPY_INT32, 2, db, FALSE, &b) < 0)
     goto out;
   if ((coll = PySequence_Fast (coll_obj, "coll must be a sequence of bytes")) == NULL)
     goto out;
@@ -457,8 +435,8 @@ coll_encode (PyObject *module, PyObject *args, PyObject *kwds)
     return NULL;
   PyObject *result = NULL;
   PyArrayObject *c = NULL, *m = NULL, *nc = NULL, *c4 = NULL;
-  npy_intp dc[3] = { -1, -1, 3 };
-  if ((c = as_array (c_obj, NPY_FLOAT32, 3, dc, "corners")) == NULL)
+  npy_intp dc[3] = { WK_ANY, WK_ANY, 3 };
+  if (wk_array_arg (c_obj, "corners", NPY_FLOAT32, 3, dc, FALSE, &c) < 0)
     goto out;
   npy_intp P = PyArray_DIM (c, 0), K = PyArray_DIM (c, 1);
   if (K != 3 && K != 4)
@@ -488,7 +466,7 @@ coll_encode (PyObject *module, PyObject *args, PyObject *kwds)
         goto out;
       memset (PyArray_DATA (m), (int) v, (size_t) P);
     }
-  else if ((m = as_array (m_obj, NPY_UINT8, 1, d1, "material")) == NULL)
+  else if (wk_array_arg (m_obj, "material", NPY_UINT8, 1, d1, FALSE, &m) < 0)
     goto out;
   if (n_obj == Py_None)
     {
@@ -496,7 +474,7 @@ coll_encode (PyObject *module, PyObject *args, PyObject *kwds)
         goto out;
       guess_corners (PyArray_DATA (c4), P, PyArray_DATA (nc));
     }
-  else if ((nc = as_array (n_obj, NPY_UINT8, 1, d1, "n_corners")) == NULL)
+  else if (wk_array_arg (n_obj, "n_corners", NPY_UINT8, 1, d1, FALSE, &nc) < 0)
     goto out;
   if (P > (npy_intp) (G_MAXUINT32 / WK_ENG_COLL_RECORD_SIZE))
     {

@@ -4,6 +4,31 @@
  * the write path are in eng_geom_*.c (eng_geom.h lists them). */
 #include "eng_geom.h"
 
+typedef struct {
+  Py_buffer view;
+  gboolean has;
+} Buf;
+
+static int
+get_buf (PyObject *obj, Buf *b, gboolean optional, const char *name)
+{
+  b->has = FALSE;
+  if (obj == Py_None && optional)
+    return 0;
+  if (PyObject_GetBuffer (obj, &b->view, PyBUF_C_CONTIGUOUS) < 0)
+    return -1;
+  b->has = TRUE;
+  return 0;
+}
+
+static void
+release_buf (Buf *b)
+{
+  if (b->has)
+    PyBuffer_Release (&b->view);
+  b->has = FALSE;
+}
+
 /* A chunk payload and its file offset (for error messages). TRAK and
  * MAP are also held as GBytes (shared when the buffer cannot change,
  * else copied): their parses view it in place. */
@@ -145,6 +170,36 @@ fail:
   release_buf (&stpc.buf);
   Py_DECREF (g);
   return NULL;
+}
+
+int
+geom_texture_table (PyObject *table, WkEngTexEntry **entries, guint *n_entries)
+{
+  *entries = NULL;
+  *n_entries = 0;
+  if (table == Py_None)
+    return 0;
+  Py_buffer view;
+  if (PyObject_GetBuffer (table, &view, PyBUF_SIMPLE) < 0)
+    return -1;
+  /* a u16 face index reaches no further entry */
+  if (view.len % WK_ENG_TEX_ENTRY_SIZE != 0
+      || view.len / WK_ENG_TEX_ENTRY_SIZE > G_MAXUINT16 + 1)
+    {
+      PyBuffer_Release (&view);
+      g_autofree gchar *msg = g_strdup_printf (
+          "texture_table: %zd bytes, not n × %d (n ≤ 65536)", view.len,
+          WK_ENG_TEX_ENTRY_SIZE);
+      PyErr_SetString (PyExc_ValueError, msg);
+      return -1;
+    }
+  *n_entries = (guint) (view.len / WK_ENG_TEX_ENTRY_SIZE);
+  *entries = g_new (WkEngTexEntry, *n_entries + 1);
+  for (guint i = 0; i < *n_entries; i++)
+    wk_eng_tex_entry_decode ((const guint8 *) view.buf + WK_ENG_TEX_ENTRY_SIZE * i,
+                             &(*entries)[i]);
+  PyBuffer_Release (&view);
+  return 0;
 }
 
 static void

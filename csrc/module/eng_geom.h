@@ -7,7 +7,7 @@
  *   eng_geom_import.c  import_mesh() (the write path) */
 #pragma once
 #include "module.h"
-#include "wk_numpy.h"
+#include "wk_array.h"
 
 #include "../core/eng/eng_import.h"
 #include "../core/eng/eng_map.h"
@@ -23,31 +23,6 @@ typedef struct {
   WkEngMap *map;     /* or NULL */
   GPtrArray *warnings;
 } EngGeomObject;
-
-typedef struct {
-  Py_buffer view;
-  gboolean has;
-} Buf;
-
-static inline int
-get_buf (PyObject *obj, Buf *b, gboolean optional, const char *name)
-{
-  b->has = FALSE;
-  if (obj == Py_None && optional)
-    return 0;
-  if (PyObject_GetBuffer (obj, &b->view, PyBUF_C_CONTIGUOUS) < 0)
-    return -1;
-  b->has = TRUE;
-  return 0;
-}
-
-static inline void
-release_buf (Buf *b)
-{
-  if (b->has)
-    PyBuffer_Release (&b->view);
-  b->has = FALSE;
-}
 
 /* ---- helpers ---- */
 
@@ -99,6 +74,11 @@ no_map (void)
   PyErr_SetString (PyExc_KeyError, "this level has no MAP chunk");
   return NULL;
 }
+
+/* texture_table (None, or a buffer of n raw 8-byte entries) decoded into a
+ * new array (g_free; NULL for None). -1 with ValueError for a bad size. */
+int geom_texture_table (PyObject *table, WkEngTexEntry **entries,
+                        guint *n_entries);
 
 /* Methods, one group per file (see the top of this header). */
 PyObject *geom_models (EngGeomObject *g, PyObject *args, PyObject *kwds);

@@ -3,16 +3,6 @@
 
 /* ---- write path ---- */
 
-static int
-check_len (const Buf *b, gsize want, const char *name)
-{
-  if (!b->has || (gsize) b->view.len == want)
-    return 0;
-  PyErr_Format (PyExc_ValueError, "%s has %zd bytes, expected %zu", name,
-                b->view.len, (size_t) want);
-  return -1;
-}
-
 static PyObject *
 import_result (WkEngImport *imp, GBytes *trak, GBytes *map, GPtrArray *warnings)
 {
@@ -34,6 +24,7 @@ import_result (WkEngImport *imp, GBytes *trak, GBytes *map, GPtrArray *warnings)
         Py_CLEAR (warn);
       Py_XDECREF (w);
     }
+  /* "N" hands warn over, also when the build fails */
   PyObject *r = warn == NULL ? NULL : Py_BuildValue (
       "{s:y#,s:y#,s:y#,s:{s:I,s:I,s:I,s:I,s:I,s:I,s:I},s:N}",
       "trak", td, (Py_ssize_t) ts, "map", md, (Py_ssize_t) ms,
@@ -44,8 +35,6 @@ import_result (WkEngImport *imp, GBytes *trak, GBytes *map, GPtrArray *warnings)
       "uv_inexact", imp->uv_inexact, "uv_nearest_entry", imp->uv_nearest,
       "collision_records", imp->n_coll_records, "collision_split", imp->coll_split,
       "warnings", warn);
-  if (r == NULL)
-    Py_XDECREF (warn);
   g_byte_array_unref (entries);
   return r;
 }
@@ -69,43 +58,35 @@ geom_import_mesh (EngGeomObject *g, PyObject *args, PyObject *kwds)
     return NULL;
   if (g->map == NULL || g->trak == NULL)
     return no_map ();
-  static const char *const names[10] = { "positions", "triangles", "uv", "texture",
-                                         "color", "face_flags", "c_positions",
-                                         "c_polygons", "c_material", "texture_table" };
-  Buf b[10] = { 0 };
+  enum { POS, TRI, UV, TEX, COL, FLAGS, CPOS, CPOLY, CMAT, N_ARR };
+  PyArrayObject *a[N_ARR] = { NULL };
   PyObject *result = NULL;
   WkEngTexEntry *entries = NULL;
-  for (int k = 0; k < 10; k++)
-    if (get_buf (o[k], &b[k], k >= 4, names[k]) < 0)
-      goto done;
-  gsize nv = (gsize) b[0].view.len / 12, nt = (gsize) b[1].view.len / 12;
-  gsize ncv = b[6].has ? (gsize) b[6].view.len / 12 : 0;
-  gsize np_ = b[7].has ? (gsize) b[7].view.len / 16 : 0;
-  if (check_len (&b[0], nv * 12, "positions") < 0
-      || check_len (&b[1], nt * 12, "triangles") < 0
-      || check_len (&b[2], nt * 24, "uv") < 0 || check_len (&b[3], nt * 4, "texture") < 0
-      || check_len (&b[4], nt * 48, "color") < 0
-      || check_len (&b[5], nt * 2, "face_flags") < 0
-      || check_len (&b[6], ncv * 12, "c_positions") < 0
-      || check_len (&b[7], np_ * 16, "c_polygons") < 0
-      || check_len (&b[8], np_, "c_material") < 0)
+  guint n_entries = 0;
+  const npy_intp any3[2] = { WK_ANY, 3 }, any4[2] = { WK_ANY, 4 };
+  if (wk_array_arg (o[0], "positions", NPY_FLOAT32, 2, any3, FALSE, &a[POS]) < 0
+      || wk_array_arg (o[1], "triangles", NPY_UINT32, 2, any3, FALSE, &a[TRI]) < 0)
     goto done;
-  if (b[9].has && (b[9].view.len % 8 || b[9].view.len / 8 > G_MAXUINT16 + 1))
-    {
-      /* as world_mesh: a u16 face index reaches no further entry */
-      PyErr_SetString (PyExc_ValueError,
-                       "texture_table must be n×8 bytes (n ≤ 65536)");
-      goto done;
-    }
-  guint n_entries = b[9].has ? (guint) (b[9].view.len / 8) : 0;
-  entries = b[9].has ? g_new (WkEngTexEntry, n_entries + 1) : NULL;
-  for (guint i = 0; i < n_entries; i++)
-    wk_eng_tex_entry_decode ((const guint8 *) b[9].view.buf + 8 * i, &entries[i]);
+  const npy_intp nt = PyArray_DIM (a[TRI], 0);
+  const npy_intp t1[1] = { nt }, t32[3] = { nt, 3, 2 }, t34[3] = { nt, 3, 4 };
+  if (wk_array_arg (o[2], "uv", NPY_FLOAT32, 3, t32, FALSE, &a[UV]) < 0
+      || wk_array_arg (o[3], "texture", NPY_INT32, 1, t1, FALSE, &a[TEX]) < 0
+      || wk_array_arg (o[4], "color", NPY_FLOAT32, 3, t34, TRUE, &a[COL]) < 0
+      || wk_array_arg (o[5], "face_flags", NPY_UINT16, 1, t1, TRUE, &a[FLAGS]) < 0
+      || wk_array_arg (o[6], "c_positions", NPY_FLOAT32, 2, any3, TRUE, &a[CPOS]) < 0
+      || wk_array_arg (o[7], "c_polygons", NPY_INT32, 2, any4, TRUE, &a[CPOLY]) < 0)
+    goto done;
+  const npy_intp p1[1] = { wk_array_dim (a[CPOLY], 0) };
+  if (wk_array_arg (o[8], "c_material", NPY_UINT8, 1, p1, TRUE, &a[CMAT]) < 0
+      || geom_texture_table (o[9], &entries, &n_entries) < 0)
+    goto done;
   WkEngMeshIn in = {
-    nv, b[0].view.buf, nt, b[1].view.buf, b[2].view.buf, b[3].view.buf,
-    b[4].has ? b[4].view.buf : NULL, b[5].has ? b[5].view.buf : NULL,
-    ncv, b[6].has ? b[6].view.buf : NULL, np_, b[7].has ? b[7].view.buf : NULL,
-    b[8].has ? b[8].view.buf : NULL, entries, n_entries, allow_new,
+    (gsize) PyArray_DIM (a[POS], 0), wk_array_data (a[POS]), (gsize) nt,
+    wk_array_data (a[TRI]), wk_array_data (a[UV]), wk_array_data (a[TEX]),
+    wk_array_data (a[COL]), wk_array_data (a[FLAGS]),
+    (gsize) wk_array_dim (a[CPOS], 0), wk_array_data (a[CPOS]),
+    (gsize) p1[0], wk_array_data (a[CPOLY]), wk_array_data (a[CMAT]),
+    entries, n_entries, allow_new,
   };
   GError *error = NULL;
   WkEngImport *imp = NULL;
@@ -130,8 +111,7 @@ geom_import_mesh (EngGeomObject *g, PyObject *args, PyObject *kwds)
   g_clear_pointer (&imp, wk_eng_import_free);
   g_ptr_array_unref (warnings);
 done:
-  for (int k = 0; k < 10; k++)
-    release_buf (&b[k]);
+  wk_array_release (a, N_ARR);
   g_free (entries);
   return result;
 }

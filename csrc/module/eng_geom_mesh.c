@@ -23,24 +23,8 @@ geom_world_mesh (EngGeomObject *g, PyObject *args, PyObject *kwds)
     return NULL;
   g_autofree WkEngTexEntry *entries = NULL;
   guint n_entries = 0;
-  if (table != Py_None)
-    {
-      Py_buffer view;
-      if (PyObject_GetBuffer (table, &view, PyBUF_SIMPLE) < 0)
-        return NULL;
-      if (view.len % WK_ENG_TEX_ENTRY_SIZE != 0 || view.len / 8 > G_MAXUINT16 + 1)
-        {
-          PyBuffer_Release (&view);
-          PyErr_SetString (PyExc_ValueError,
-                           "texture_table must be n×8 bytes (n ≤ 65536)");
-          return NULL;
-        }
-      n_entries = (guint) (view.len / WK_ENG_TEX_ENTRY_SIZE);
-      entries = g_new (WkEngTexEntry, n_entries + 1);
-      for (guint i = 0; i < n_entries; i++)
-        wk_eng_tex_entry_decode ((const guint8 *) view.buf + 8 * i, &entries[i]);
-      PyBuffer_Release (&view);
-    }
+  if (geom_texture_table (table, &entries, &n_entries) < 0)
+    return NULL;
   gsize nv, nt;
   GError *size_error = NULL;
   if (!wk_eng_world_mesh_size (g->trak, g->map, &nv, &nt, &size_error))
