@@ -64,43 +64,43 @@ check_shape (PyArrayObject *a, const char *name, int ndim, const npy_intp *shape
   return -1;
 }
 
-/* -1 unless every value of the integer array a fits `to`. */
+/* -1 unless every value of the integer array a fits `to`. The values are
+ * read as 64-bit (a copy; NumPy's min/max are not used: under memory
+ * pressure they can fail without an exception). */
 static int
 check_range (PyArrayObject *a, const char *name, PyArray_Descr *to)
 {
-  if (PyArray_SIZE (a) == 0)
-    return 0;
-  gboolean is_signed = PyTypeNum_ISSIGNED (to->type_num);
-  int bits = 8 * (int) PyDataType_ELSIZE (to);
-  /* as Python ints, which compare without overflow */
-  PyObject *min = is_signed ? PyLong_FromLongLong (bits >= 64 ? G_MININT64
-                                                   : -((gint64) 1 << (bits - 1)))
-                            : PyLong_FromLong (0);
-  PyObject *max = bits < 64 ? PyLong_FromLongLong (((gint64) 1 << (bits - is_signed)) - 1)
-                  : is_signed ? PyLong_FromLongLong (G_MAXINT64)
-                              : PyLong_FromUnsignedLongLong (G_MAXUINT64);
-  PyObject *lo = PyArray_Min (a, NPY_RAVEL_AXIS, NULL);
-  PyObject *hi = PyArray_Max (a, NPY_RAVEL_AXIS, NULL);
-  PyObject *lo_i = lo ? PyNumber_Long (lo) : NULL;
-  PyObject *hi_i = hi ? PyNumber_Long (hi) : NULL;
-  int rc = -1;
-  if (min && max && lo_i && hi_i)
+  const gboolean from_u64 = PyArray_TYPE (a) == NPY_UINT64
+                            || (PyArray_TYPE (a) == NPY_ULONGLONG);
+  PyArrayObject *wide = (PyArrayObject *) PyArray_FromArray (
+      a, PyArray_DescrFromType (from_u64 ? NPY_UINT64 : NPY_INT64),
+      NPY_ARRAY_IN_ARRAY | NPY_ARRAY_FORCECAST);
+  if (wide == NULL)
+    return -1;
+  const gboolean is_signed = PyTypeNum_ISSIGNED (to->type_num);
+  const int bits = 8 * (int) PyDataType_ELSIZE (to);
+  const gint64 min = is_signed ? (bits >= 64 ? G_MININT64 : -((gint64) 1 << (bits - 1))) : 0;
+  const guint64 max = bits >= 64 ? (is_signed ? (guint64) G_MAXINT64 : G_MAXUINT64)
+                                 : ((guint64) 1 << (bits - is_signed)) - 1;
+  const npy_intp n = PyArray_SIZE (wide);
+  npy_intp bad = -1;
+  for (npy_intp i = 0; i < n && bad < 0; i++)
+    if (from_u64 ? ((const guint64 *) PyArray_DATA (wide))[i] > max
+                 : (((const gint64 *) PyArray_DATA (wide))[i] < min
+                    || (((const gint64 *) PyArray_DATA (wide))[i] >= 0
+                        && (guint64) ((const gint64 *) PyArray_DATA (wide))[i] > max)))
+      bad = i;
+  if (bad >= 0)
     {
-      int below = PyObject_RichCompareBool (lo_i, min, Py_LT);
-      int above = PyObject_RichCompareBool (hi_i, max, Py_GT);
-      if (below == 0 && above == 0)
-        rc = 0;
-      else if (below >= 0 && above >= 0)
-        PyErr_Format (PyExc_ValueError, "%s: values %S..%S do not fit %S "
-                      "(%S..%S)", name, lo_i, hi_i, (PyObject *) to, min, max);
+      g_autofree gchar *value = from_u64
+          ? g_strdup_printf ("%" G_GUINT64_FORMAT, ((const guint64 *) PyArray_DATA (wide))[bad])
+          : g_strdup_printf ("%" G_GINT64_FORMAT, ((const gint64 *) PyArray_DATA (wide))[bad]);
+      PyErr_Format (PyExc_ValueError, "%s: value %s (item %zd) does not fit %S "
+                    "(%" G_GINT64_FORMAT "..%" G_GUINT64_FORMAT ")", name, value,
+                    (Py_ssize_t) bad, (PyObject *) to, min, max);
     }
-  Py_XDECREF (min);
-  Py_XDECREF (max);
-  Py_XDECREF (lo);
-  Py_XDECREF (hi);
-  Py_XDECREF (lo_i);
-  Py_XDECREF (hi_i);
-  return rc;
+  Py_DECREF (wide);
+  return bad >= 0 ? -1 : 0;
 }
 
 int

@@ -111,8 +111,10 @@ geom_zones (EngGeomObject *g, PyObject *unused)
       ((guint32 *) PyArray_DATA ((PyArrayObject *) mask))[k] = m->zone_table[2 * k];
       ((gint32 *) PyArray_DATA ((PyArrayObject *) height))[k] = (gint32) m->zone_table[2 * k + 1];
     }
-  if (wk_dict_put (d, "mask", mask) < 0 || wk_dict_put (d, "height", height) < 0
-      || wk_dict_put (d, "grid", array_copy (2, m->h, m->w, 1, NPY_UINT32, m->zone_grid, 4)) < 0)
+  /* | not ||: every put must run, each steals its value */
+  if ((wk_dict_put (d, "mask", mask) | wk_dict_put (d, "height", height)
+       | wk_dict_put (d, "grid", array_copy (2, m->h, m->w, 1, NPY_UINT32,
+                                             m->zone_grid, 4))) < 0)
     {
       Py_DECREF (d);
       return NULL;

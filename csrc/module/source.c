@@ -13,7 +13,9 @@ wk_fs_path (PyObject *obj, PyObject **out)
 GBytes *
 wk_source_bytes (PyObject *source, GError **error)
 {
-  if (PyUnicode_Check (source) || PyObject_HasAttrString (source, "__fspath__"))
+  /* a str or anything without the buffer protocol is a path (str,
+   * os.PathLike; FSConverter refuses the rest) */
+  if (PyUnicode_Check (source) || !PyObject_CheckBuffer (source))
     {
       PyObject *path;
       if (wk_fs_path (source, &path) < 0)
