@@ -157,6 +157,7 @@ CALLS = {
         [(0, 4, 4, np.zeros((4, 4), np.uint8)), (0x80, 4, 4, np.zeros((4, 4, 4), np.uint8))],
         b"".join(ENTRIES), np.zeros((32, 2), np.uint32), np.zeros((2, 2), np.uint32),
         [(POS, [[0, 1, 2]], [0], UV[:1])]),
+    "warn": lambda: _core.warn("a warning"),
     "rc2_build_level": lambda: _core.rc2_build_level(
         TFRAGS, [(4, 4, 0, np.zeros((4, 4), np.uint8))], PALS, b"gameplay", 1, 2),
 }
@@ -177,6 +178,14 @@ COVERS = {
     "Rc2Level.dicts": ["Rc2Level.header", "Rc2Level.extents", "Rc2Level.sections",
                        "Rc2Level.core_header"],
 }
+
+
+# Calls whose block count may grow for reasons inside CPython: when an
+# allocation in the warnings machinery fails, it falls back to its own
+# filters and registry (Python's own warnings.warn(msg, cat, 3) even raises
+# SystemError under the same injection). They must still not crash and
+# raise nothing but MemoryError.
+GROWTH_NOT_OURS = {"warn"}
 
 
 def covered() -> set[str]:
@@ -256,7 +265,7 @@ def main() -> int:
             bad += 1
             continue
         # pymalloc counts blocks (0 under PYTHONMALLOC=malloc: ASan checks then)
-        leak = min(grown) > 0
+        leak = min(grown) > 0 and name not in GROWTH_NOT_OURS
         print(f"{name}: {failed} failed allocations, blocks grown {grown}"
               + (" LEAK" if leak else ""))
         bad += leak

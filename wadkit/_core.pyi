@@ -28,6 +28,9 @@ class LimitError(WadError, ValueError):
 class WadWarning(UserWarning):
     """A tolerated oddity in a file (kept as it is)."""
 
+def warn(message: str, /) -> None:
+    """A WadWarning at the first caller outside the wadkit package."""
+
 @final
 class EngWad:
     """An ENG level WAD's chunk table; the whole file via the buffer protocol

@@ -13,7 +13,6 @@ module only names things and caches them.
 from __future__ import annotations
 
 import struct
-import warnings
 
 from . import _core
 
@@ -121,7 +120,7 @@ class GeometryMixin:
         g = _core.EngGeometry(wfpc, trak, trak_off, map_, map_off, stpc, stpc_off,
                               wfpc_off)
         for w in g.warnings:
-            warnings.warn(w, _core.WadWarning, stacklevel=4)
+            _core.warn(w)  # at the user's line, wherever the parse was started
         return g
 
     @property
@@ -293,7 +292,7 @@ class ImportMixin:
         if len(g.models("export")) != (len(self.models) if keep_tiles else 0) + report["tiles"]:
             raise _core.WadError("rebuilt TRAK does not read back")
         for w in report["warnings"]:
-            warnings.warn(w, _core.WadWarning, stacklevel=2)
+            _core.warn(w)
         new.import_report = report
         return new
 

@@ -30,9 +30,9 @@ eng_wad_new (PyTypeObject *type, PyObject *args, PyObject *kwds)
   if (st == NULL)
     return NULL;
   GError *error = NULL;
-  GBytes *bytes = wk_source_bytes (source, &error);
+  GBytes *bytes = wk_source_bytes (source);
   if (bytes == NULL)
-    return PyErr_Occurred () ? NULL : wk_raise (st, error);
+    return NULL;
   WkEngWad *wad = parse_nogil (bytes, &error);
   g_bytes_unref (bytes);
   if (wad == NULL)
@@ -221,7 +221,7 @@ eng_wad_save (EngWadObject *self, PyObject *args, PyObject *kwds)
   free_replacements (repl, self->wad->chunks->len);
   Py_DECREF (path);
   if (!ok)
-    return wk_raise (st, error);
+    return wk_raise_path (st, error, path_obj);
   Py_RETURN_NONE;
 }
 

@@ -74,6 +74,8 @@ wk_exec (PyObject *module)
     return -1;
   if (wk_rc2_build_register (module, st) < 0)
     return -1;
+  if (wk_warn_register (module, st) < 0)
+    return -1;
   return wk_rc2_tfrag_register (module, st);
 }
 
@@ -90,6 +92,7 @@ wk_traverse (PyObject *module, visitproc visit, void *arg)
   Py_VISIT (st->EngTextType);
   Py_VISIT (st->EngFloorWorldType);
   Py_VISIT (st->Rc2LevelType);
+  Py_VISIT (st->package_dir);
   return 0;
 }
 
@@ -106,6 +109,7 @@ wk_clear (PyObject *module)
   Py_CLEAR (st->EngTextType);
   Py_CLEAR (st->EngFloorWorldType);
   Py_CLEAR (st->Rc2LevelType);
+  Py_CLEAR (st->package_dir);
   return 0;
 }
 

@@ -15,6 +15,7 @@ typedef struct {
   PyObject *EngTextType;
   PyObject *EngFloorWorldType;
   PyObject *Rc2LevelType;
+  PyObject *package_dir; /* str: wadkit's folder + separator, or NULL */
 } WkModState;
 
 extern PyModuleDef wk_module_def;
@@ -26,7 +27,14 @@ WkModState *wk_state_from_type (PyTypeObject *type);
  * returns NULL so callers can `return wk_raise (st, err);`. */
 PyObject *wk_raise (WkModState *st, GError *error);
 
-/* Issue each string of warnings as a WadWarning; -1 if a filter raised. */
+/* wk_raise for an error about the file at path (the caller's str or
+ * PathLike): a file error becomes the OSError subclass of its errno with
+ * .errno, .strerror and .filename set; other errors as wk_raise. */
+PyObject *wk_raise_path (WkModState *st, GError *error, PyObject *path);
+
+/* A WadWarning at the first caller outside the wadkit package (warn.c);
+ * -1 if a filter raised. wk_warn_all: one per string of warnings. */
+int wk_warn_user (WkModState *st, const char *message);
 int wk_warn_all (WkModState *st, GPtrArray *warnings);
 
 /* Convert a str / os.PathLike argument to a filesystem path (new bytes ref). */
@@ -34,9 +42,9 @@ int wk_fs_path (PyObject *obj, PyObject **out);
 
 /* Input bytes of a parser: a str/PathLike is memory-mapped (without the
  * GIL), a bytes object shared, anything else with the buffer protocol
- * copied (wk_shared_bytes). NULL with a Python
- * exception set, or with *error set (map failure). */
-GBytes *wk_source_bytes (PyObject *source, GError **error);
+ * copied (wk_shared_bytes). NULL with a Python exception set (a file that
+ * cannot be mapped: wk_raise_path). */
+GBytes *wk_source_bytes (PyObject *source);
 
 /* Decode a WAD-LZ stream into a new bytes object (lz.c). expected >= 0:
  * the size the container declares; base: the stream's file offset. */
@@ -54,6 +62,7 @@ int wk_rc2_register (PyObject *module, WkModState *st);
 int wk_rc2_tfrag_register (PyObject *module, WkModState *st);
 int wk_eng_new_register (PyObject *module, WkModState *st);
 int wk_rc2_build_register (PyObject *module, WkModState *st);
+int wk_warn_register (PyObject *module, WkModState *st);
 
 /* dict[key] = value, stealing value; -1 on failure (value may be NULL, as
  * when the call that made it failed). */

@@ -19,9 +19,9 @@ rc2_level_new (PyTypeObject *type, PyObject *args, PyObject *kwds)
   if (st == NULL)
     return NULL;
   GError *error = NULL;
-  GBytes *bytes = wk_source_bytes (source, &error);
+  GBytes *bytes = wk_source_bytes (source);
   if (bytes == NULL)
-    return PyErr_Occurred () ? NULL : wk_raise (st, error);
+    return NULL;
   WkRc2Level *lvl;
   Py_BEGIN_ALLOW_THREADS
   lvl = wk_rc2_level_parse (bytes, &error);

@@ -11,7 +11,7 @@ wk_fs_path (PyObject *obj, PyObject **out)
 }
 
 GBytes *
-wk_source_bytes (PyObject *source, GError **error)
+wk_source_bytes (PyObject *source)
 {
   /* a str or anything without the buffer protocol is a path (str,
    * os.PathLike; FSConverter refuses the rest) */
@@ -21,10 +21,13 @@ wk_source_bytes (PyObject *source, GError **error)
       if (wk_fs_path (source, &path) < 0)
         return NULL;
       GBytes *bytes;
+      GError *error = NULL;
       Py_BEGIN_ALLOW_THREADS
-      bytes = wk_file_map (PyBytes_AS_STRING (path), error);
+      bytes = wk_file_map (PyBytes_AS_STRING (path), &error);
       Py_END_ALLOW_THREADS
       Py_DECREF (path);
+      if (bytes == NULL)
+        wk_raise_path (NULL, error, source);
       return bytes;
     }
   return wk_shared_bytes (NULL, source);
