@@ -3,6 +3,7 @@
  * without the GIL; this file only converts arguments and results. */
 #include "module.h"
 
+#include "eng_space_arg.h"
 #include "wk_array.h"
 
 #include "../core/common/wk_error.h"
@@ -13,19 +14,14 @@ typedef struct {
   WkEngFloorWorld *world;
 } EngFloorWorldObject;
 
+/* space=... given as an object (NULL: not given) */
 static gboolean
-parse_space (PyObject *obj, WkEngCollSpace *space)
+parse_space (PyObject *obj, WkEngSpace *space)
 {
-  const char *name = obj ? PyUnicode_AsUTF8 (obj) : "file";
-  if (name == NULL)
+  const char *name = obj ? PyUnicode_AsUTF8 (obj) : NULL;
+  if (obj && name == NULL)
     return FALSE;
-  if (!wk_eng_coll_space_parse (name, space))
-    {
-      PyErr_Format (PyExc_ValueError,
-                    "space must be 'file' (= game) or 'export', not %R", obj);
-      return FALSE;
-    }
-  return TRUE;
+  return wk_space_arg (name, space) == 0;
 }
 
 /* ---- EngFloorWorld ---- */
@@ -148,8 +144,8 @@ candidate_dict (const WkEngFloorCandidate *c)
     }
   PyObject *more = edges ? Py_BuildValue (
       "{s:(iii),s:i,s:i,s:d,s:d,s:i,s:N}", "local", c->lx, c->ly, c->lz,
-      "dist", c->dist, "plane_y", c->plane_y, "height", c->height / 4096.0,
-      "dist_units", c->dist / 4096.0, "tol", c->tol, "edges", edges) : NULL;
+      "dist", c->dist, "plane_y", c->plane_y, "height", wk_eng_from_fixed (c->height),
+      "dist_units", wk_eng_from_fixed (c->dist), "tol", c->tol, "edges", edges) : NULL;
   if (more == NULL || PyDict_Update (d, more) < 0)
     Py_CLEAR (d);
   Py_XDECREF (more);
@@ -168,20 +164,15 @@ floor_world_floor (EngFloorWorldObject *self, PyObject *args, PyObject *kwds)
   if (!PyArg_ParseTupleAndKeywords (args, kwds, "ddd|$pIip:floor", kwlist, &x,
                                     &y, &z, &want_cands, &flags, &offset, &fixed))
     return NULL;
-  double scale = fixed ? 1.0 : 4096.0;
-  double v[3] = { x * scale, y * scale, z * scale };
+  double v[3] = { x, y, z };
   gint32 iv[3];
   for (int k = 0; k < 3; k++)
-    {
-      double r = round (v[k]);
-      if (!(r >= G_MININT32 && r <= G_MAXINT32))
-        {
-          PyErr_SetString (PyExc_ValueError,
-                           "position outside the engine's 20.12 range");
-          return NULL;
-        }
-      iv[k] = (gint32) r;
-    }
+    if (!wk_eng_to_fixed (fixed ? v[k] / WK_ENG_FIXED_ONE : v[k], &iv[k]))
+      {
+        PyErr_SetString (PyExc_ValueError,
+                         "position outside the engine's 20.12 range");
+        return NULL;
+      }
   WkEngFloorProbe probe;
   wk_eng_floor_probe_init (&probe, iv[0], iv[1], iv[2]);
   probe.flags = flags;
@@ -201,7 +192,7 @@ floor_world_floor (EngFloorWorldObject *self, PyObject *args, PyObject *kwds)
                        Py_None, "material", Py_None, "source", Py_None);
   else
     d = Py_BuildValue ("{s:N,s:i,s:I,s:I,s:B,s:s,s:i}", "height",
-                       found ? PyFloat_FromDouble (hit.height / 4096.0)
+                       found ? PyFloat_FromDouble (wk_eng_from_fixed (hit.height))
                              : Py_NewRef (Py_None),
                        "height_fixed", hit.height, "tile", hit.tile, "polygon",
                        hit.polygon, "material", hit.material, "source",
@@ -349,7 +340,7 @@ coll_decode (PyObject *module, PyObject *args, PyObject *kwds)
   WkModState *st = wk_state_from_module (module);
   PyObject *result = NULL;
   PyArrayObject *arr[9] = { NULL };
-  WkEngCollSpace space;
+  WkEngSpace space;
   guint groups[3], count;
   GError *error = NULL;
   if (!parse_space (space_obj, &space))
@@ -430,7 +421,7 @@ coll_encode (PyObject *module, PyObject *args, PyObject *kwds)
                                     &drop))
     return NULL;
   WkModState *st = wk_state_from_module (module);
-  WkEngCollSpace space;
+  WkEngSpace space;
   if (!parse_space (space_obj, &space))
     return NULL;
   PyObject *result = NULL;

@@ -7,6 +7,7 @@
  *   eng_geom_import.c  import_mesh() (the write path) */
 #pragma once
 #include "module.h"
+#include "eng_space_arg.h"
 #include "wk_array.h"
 
 #include "../core/eng/eng_import.h"
@@ -44,22 +45,6 @@ array_copy (int nd, npy_intp d0, npy_intp d1, npy_intp d2, int type,
   if (n)
     memcpy (PyArray_DATA ((PyArrayObject *) a), src, n * elem_size);
   return a;
-}
-
-static inline int
-parse_space (const char *s, WkEngSpace *space)
-{
-  if (strcmp (s, "file") == 0)
-    *space = WK_ENG_SPACE_FILE;
-  else if (strcmp (s, "export") == 0)
-    *space = WK_ENG_SPACE_EXPORT;
-  else
-    {
-      PyErr_Format (PyExc_ValueError,
-                    "space must be 'file' or 'export', not '%s'", s);
-      return -1;
-    }
-  return 0;
 }
 
 static inline WkModState *

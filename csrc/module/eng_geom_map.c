@@ -11,7 +11,7 @@ geom_tiles (EngGeomObject *g, PyObject *args, PyObject *kwds)
   if (!PyArg_ParseTupleAndKeywords (args, kwds, "|s:tiles", kwlist, &s))
     return NULL;
   WkEngSpace space;
-  if (parse_space (s, &space) < 0)
+  if (wk_space_arg (s, &space) < 0)
     return NULL;
   const WkEngMap *m = g->map;
   if (m == NULL)
@@ -42,13 +42,9 @@ geom_tiles (EngGeomObject *g, PyObject *args, PyObject *kwds)
   guint32 *am = PyArray_DATA ((PyArrayObject *) amodel);
   guint32 *an = PyArray_DATA ((PyArrayObject *) anim);
   gint32 *cx = PyArray_DATA ((PyArrayObject *) cellxz);
-  const gfloat zs = space == WK_ENG_SPACE_FILE ? -1.0f : 1.0f;
+  wk_eng_tile_positions (m, space, p);
   for (npy_intp i = 0; i < n; i++)
     {
-      /* B is game (= file) space */
-      p[3 * i] = (gfloat) (m->b[i][3] / 4096.0);
-      p[3 * i + 1] = (gfloat) (m->b[i][4] / 4096.0);
-      p[3 * i + 2] = (gfloat) (-zs * m->b[i][5] / 4096.0);
       ap[3 * i] = m->a[i].x;
       ap[3 * i + 1] = m->a[i].y;
       ap[3 * i + 2] = m->a[i].z;

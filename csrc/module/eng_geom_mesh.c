@@ -14,7 +14,7 @@ geom_world_mesh (EngGeomObject *g, PyObject *args, PyObject *kwds)
                                     &table, &color_set))
     return NULL;
   WkEngSpace space;
-  if (parse_space (s, &space) < 0)
+  if (wk_space_arg (s, &space) < 0)
     return NULL;
   if (g->map == NULL)
     return no_map ();

@@ -23,26 +23,16 @@ model_dict (const WkEngModel *m, WkEngSpace space)
   wk_eng_model_positions (m, space, PyArray_DATA ((PyArrayObject *) pos));
   wk_eng_model_normals (m, space, PyArray_DATA ((PyArrayObject *) nrm));
   wk_eng_model_triangles (m, space, PyArray_DATA ((PyArrayObject *) tri));
-  const gfloat zs = space == WK_ENG_SPACE_FILE ? -1.0f : 1.0f;
+  wk_eng_model_planes (m, space, PyArray_DATA ((PyArrayObject *) planes));
+  wk_eng_model_bounds (m, space, PyArray_DATA ((PyArrayObject *) box),
+                       PyArray_DATA ((PyArrayObject *) centre));
   guint16 *fl = PyArray_DATA ((PyArrayObject *) flags);
   gint32 *tx = PyArray_DATA ((PyArrayObject *) tex);
-  gfloat *pl = PyArray_DATA ((PyArrayObject *) planes);
   for (npy_intp f = 0; f < nf; f++)
     {
       fl[f] = m->faces[f].flags;
       tx[f] = m->faces[f].tex;
-      pl[4 * f] = m->faces[f].plane[0];
-      pl[4 * f + 1] = m->faces[f].plane[1];
-      pl[4 * f + 2] = zs * m->faces[f].plane[2];
-      pl[4 * f + 3] = m->faces[f].plane[3];
     }
-  gfloat *bx = PyArray_DATA ((PyArrayObject *) box);
-  gfloat *ce = PyArray_DATA ((PyArrayObject *) centre);
-  for (int c = 0; c < 8; c++)
-    for (int k = 0; k < 3; k++)
-      bx[3 * c + k] = (k == 2 ? zs : 1.0f) * m->box[c][k];
-  for (int k = 0; k < 3; k++)
-    ce[k] = (k == 2 ? zs : 1.0f) * m->centre[k];
   /* | not ||: every put must run, each steals its value */
   if ((wk_dict_put (d, "positions", pos) | wk_dict_put (d, "normals", nrm)
       | wk_dict_put (d, "triangles", tri) | wk_dict_put (d, "face_flags", flags)
@@ -89,7 +79,7 @@ geom_models (EngGeomObject *g, PyObject *args, PyObject *kwds)
   if (!PyArg_ParseTupleAndKeywords (args, kwds, "|sp:models", kwlist, &s, &objects))
     return NULL;
   WkEngSpace space;
-  if (parse_space (s, &space) < 0)
+  if (wk_space_arg (s, &space) < 0)
     return NULL;
   const GPtrArray *models = objects ? (g->stpc ? g->stpc->models : NULL) : g->trak;
   if (models == NULL)
@@ -116,49 +106,30 @@ anim_dict (const WkEngStpc *s, const WkEngAnim *a)
   if (d == NULL)
     return NULL;
   npy_intp nf = a->n_frames, nb = a->n_bones;
-  guint64 nd = a->n_delta > G_MAXINT32 ? 0 : a->n_delta;
+  npy_intp nd = wk_eng_anim_delta_count (a);
   PyObject *mats = new_array (4, nf, nb, 4, 4, NPY_FLOAT32);
   PyObject *deltas = PyList_New (0);
-  if (mats == NULL || deltas == NULL)
+  PyObject *aw = new_array (1, a->n_a, 1, 1, 1, NPY_UINT32);
+  PyObject *fw = a->flag == 0 ? new_array (2, nf, 4, 1, 1, NPY_INT16)
+                              : Py_NewRef (Py_None);
+  if (mats == NULL || deltas == NULL || aw == NULL || fw == NULL)
     goto fail;
   gfloat *mp = PyArray_DATA ((PyArrayObject *) mats);
   for (guint32 f = 0; f < a->n_frames; f++)
     {
-      gsize off = wk_eng_anim_frame_offset (a, f);
-      gsize dsz = (gsize) wk_eng_anim_delta_size (a, f); /* fits: parsed */
-      PyObject *arr = f == 0 ? new_array (2, (npy_intp) nd, 4, 1, 1, NPY_INT16)
-                             : new_array (1, (npy_intp) nd, 1, 1, 1, NPY_INT16);
+      PyObject *arr = f == 0 ? new_array (2, nd, 4, 1, 1, NPY_INT16)
+                             : new_array (1, nd, 1, 1, 1, NPY_INT16);
       if (arr == NULL)
         goto fail;
-      gint16 *dp = PyArray_DATA ((PyArrayObject *) arr);
-      for (guint64 k = 0; k < (f == 0 ? nd * 4 : nd); k++)
-        dp[k] = wk_les16 (p + off + 2 * k);
+      wk_eng_anim_frame (s, a, f, PyArray_DATA ((PyArrayObject *) arr),
+                         mp + (gsize) f * nb * 16);
       int rc = PyList_Append (deltas, arr);
       Py_DECREF (arr);
       if (rc < 0)
         goto fail;
-      for (gsize k = 0; k < (gsize) nb * 16; k++)
-        mp[(gsize) f * nb * 16 + k] = wk_lef32 (p + off + dsz + 4 * k);
     }
-  PyObject *aw = new_array (1, a->n_a, 1, 1, 1, NPY_UINT32);
-  if (aw == NULL)
-    goto fail;
-  for (guint32 k = 0; k < a->n_a; k++)
-    ((guint32 *) PyArray_DATA ((PyArrayObject *) aw))[k] = wk_le32 (p + a->a_off + 4 * k);
-  PyObject *fw = Py_NewRef (Py_None);
-  if (a->flag == 0)
-    {
-      Py_DECREF (fw);
-      fw = new_array (2, nf, 4, 1, 1, NPY_INT16);
-      if (fw == NULL)
-        {
-          Py_DECREF (aw);
-          goto fail;
-        }
-      for (gsize k = 0; k < (gsize) nf * 4; k++)
-        ((gint16 *) PyArray_DATA ((PyArrayObject *) fw))[k]
-            = wk_les16 (p + a->frame_words_off + 2 * k);
-    }
+  wk_eng_anim_words (s, a, PyArray_DATA ((PyArrayObject *) aw),
+                     fw == Py_None ? NULL : PyArray_DATA ((PyArrayObject *) fw));
   /* | not ||: every put must run, each steals its value */
   if ((wk_dict_put (d, "n_frames", PyLong_FromUnsignedLong (a->n_frames))
       | wk_dict_put (d, "n_bones", PyLong_FromUnsignedLong (a->n_bones))
@@ -177,6 +148,8 @@ anim_dict (const WkEngStpc *s, const WkEngAnim *a)
 fail:
   Py_XDECREF (mats);
   Py_XDECREF (deltas);
+  Py_XDECREF (aw);
+  Py_XDECREF (fw);
   Py_DECREF (d);
   return NULL;
 }

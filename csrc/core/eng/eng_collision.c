@@ -13,18 +13,6 @@
 #define MAX_NONPLANAR (1.0 / 256.0) /* units a quad corner may leave the plane */
 #define CONVEX_EPS 1e-6    /* units a corner may lie outside another edge */
 
-gboolean
-wk_eng_coll_space_parse (const char *name, WkEngCollSpace *out)
-{
-  if (g_strcmp0 (name, "file") == 0 || g_strcmp0 (name, "game") == 0)
-    *out = WK_ENG_COLL_SPACE_FILE;
-  else if (g_strcmp0 (name, "export") == 0)
-    *out = WK_ENG_COLL_SPACE_EXPORT;
-  else
-    return FALSE;
-  return TRUE;
-}
-
 void
 wk_eng_coll_plane (const WkEngCollRecord *rec, guint k, double n[3], double *d)
 {
@@ -93,16 +81,9 @@ wk_eng_coll_count (gsize size, gint64 base, guint *count, GError **error)
   return TRUE;
 }
 
-/* Corner i of a polygon with n corners in `space`, from game space. */
-static guint
-space_corner (WkEngCollSpace space, guint i, guint n)
-{
-  return (space == WK_ENG_COLL_SPACE_EXPORT && i > 0) ? n - i : i;
-}
-
 gboolean
 wk_eng_coll_decode (const guint8 *raw, gsize size, gint64 base,
-                    const guint groups[3], WkEngCollSpace space,
+                    const guint groups[3], WkEngSpace space,
                     WkEngCollArrays *out, GError **error)
 {
   guint count;
@@ -118,7 +99,7 @@ wk_eng_coll_decode (const guint8 *raw, gsize size, gint64 base,
                     " do not add up to the %u records", ga, gb, gc, count);
       return FALSE;
     }
-  double zsign = space == WK_ENG_COLL_SPACE_EXPORT ? -1.0 : 1.0;
+  const double zsign = wk_eng_z_from_game (space);
   for (guint p = 0; p < count; p++)
     {
       WkEngCollRecord rec;
@@ -127,7 +108,7 @@ wk_eng_coll_decode (const guint8 *raw, gsize size, gint64 base,
       wk_eng_coll_polygon (&rec, &poly);
       for (guint i = 0; i < 4; i++)
         {
-          guint src = i < poly.n_corners ? space_corner (space, i, poly.n_corners) : i;
+          guint src = i < poly.n_corners ? wk_eng_polygon_corner (space, i, poly.n_corners) : i;
           gfloat *dst = out->corners + ((gsize) p * 4 + i) * 3;
           dst[0] = (gfloat) poly.corners[src][0];
           dst[1] = (gfloat) poly.corners[src][1];
@@ -314,10 +295,10 @@ wk_eng_coll_encode_polygon (const double c[][3], guint n, guint8 material,
 gboolean
 wk_eng_coll_encode_many (const gfloat *corners, const guint8 *n_corners,
                          const guint8 *material, guint count,
-                         WkEngCollSpace space, gboolean drop_degenerate,
+                         WkEngSpace space, gboolean drop_degenerate,
                          GByteArray *out, GArray *dropped, GError **error)
 {
-  double zsign = space == WK_ENG_COLL_SPACE_EXPORT ? -1.0 : 1.0;
+  const double zsign = wk_eng_z_from_game (space);
   for (guint p = 0; p < count; p++)
     {
       guint n = n_corners[p];
@@ -332,7 +313,7 @@ wk_eng_coll_encode_many (const gfloat *corners, const guint8 *n_corners,
         }
       for (guint i = 0; i < n; i++)
         {
-          const gfloat *src = corners + ((gsize) p * 4 + space_corner (space, i, n)) * 3;
+          const gfloat *src = corners + ((gsize) p * 4 + wk_eng_polygon_corner (space, i, n)) * 3;
           c[i][0] = src[0];
           c[i][1] = src[1];
           c[i][2] = zsign * src[2];

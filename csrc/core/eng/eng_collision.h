@@ -13,6 +13,7 @@
 #include <glib.h>
 
 #include "eng_coll_record.h"
+#include "eng_space.h"
 
 G_BEGIN_DECLS
 
@@ -20,13 +21,6 @@ G_BEGIN_DECLS
 #define WK_ENG_COLL_NORMAL_SCALE 127.0
 #define WK_ENG_COLL_D_SCALE 4064.0 /* 127·32: d units per 1.0 along n/127 */
 
-typedef enum {
-  WK_ENG_COLL_SPACE_FILE,   /* = game space: as the records store it */
-  WK_ENG_COLL_SPACE_EXPORT, /* z negated, corners (0,1,2[,3]) -> (0,[3,]2,1) */
-} WkEngCollSpace;
-
-/* Parse "file"/"game"/"export"; FALSE for anything else. */
-gboolean wk_eng_coll_space_parse (const char *name, WkEngCollSpace *out);
 
 typedef struct {
   guint n_corners;       /* 3 or 4 by the type bit */
@@ -69,7 +63,7 @@ typedef struct {
 /* Decode size bytes of records. groups = the header's three counts (their sum
  * must be the record count), or NULL = all group A. */
 gboolean wk_eng_coll_decode (const guint8 *raw, gsize size, gint64 base,
-                             const guint groups[3], WkEngCollSpace space,
+                             const guint groups[3], WkEngSpace space,
                              WkEngCollArrays *out, GError **error);
 
 /* Encode one polygon (n = 3 or 4 corners, tile-local game space, the surface
@@ -90,7 +84,7 @@ gboolean wk_eng_coll_degenerate (const double corners[][3], guint n);
  * otherwise they are an ARGUMENT error. Errors name the polygon. */
 gboolean wk_eng_coll_encode_many (const gfloat *corners, const guint8 *n_corners,
                                   const guint8 *material, guint count,
-                                  WkEngCollSpace space, gboolean drop_degenerate,
+                                  WkEngSpace space, gboolean drop_degenerate,
                                   GByteArray *out, GArray *dropped, GError **error);
 
 G_END_DECLS

@@ -1,0 +1,82 @@
+#include "eng_space.h"
+
+gboolean
+wk_eng_space_parse (const char *name, WkEngSpace *out)
+{
+  if (g_strcmp0 (name, "file") == 0 || g_strcmp0 (name, "game") == 0)
+    *out = WK_ENG_SPACE_FILE;
+  else if (g_strcmp0 (name, "export") == 0)
+    *out = WK_ENG_SPACE_EXPORT;
+  else
+    return FALSE;
+  return TRUE;
+}
+
+void
+wk_eng_model_positions (const WkEngModel *m, WkEngSpace space, gfloat *out)
+{
+  const gfloat zs = wk_eng_z_from_export (space);
+  for (gsize i = 0; i < m->n_verts; i++)
+    {
+      out[3 * i] = m->verts[6 * i];
+      out[3 * i + 1] = m->verts[6 * i + 1];
+      out[3 * i + 2] = zs * m->verts[6 * i + 2];
+    }
+}
+
+void
+wk_eng_model_normals (const WkEngModel *m, WkEngSpace space, gfloat *out)
+{
+  const gfloat zs = wk_eng_z_from_export (space);
+  for (gsize i = 0; i < m->n_verts; i++)
+    {
+      out[3 * i] = m->verts[6 * i + 3];
+      out[3 * i + 1] = m->verts[6 * i + 4];
+      out[3 * i + 2] = zs * m->verts[6 * i + 5];
+    }
+}
+
+void
+wk_eng_model_triangles (const WkEngModel *m, WkEngSpace space, guint32 *out)
+{
+  for (gsize f = 0; f < m->n_faces; f++)
+    for (guint k = 0; k < 3; k++)
+      out[3 * f + k] = m->faces[f].v[wk_eng_corner (space, k)];
+}
+
+void
+wk_eng_model_planes (const WkEngModel *m, WkEngSpace space, gfloat *out)
+{
+  const gfloat zs = wk_eng_z_from_export (space);
+  for (gsize f = 0; f < m->n_faces; f++)
+    {
+      out[4 * f] = m->faces[f].plane[0];
+      out[4 * f + 1] = m->faces[f].plane[1];
+      out[4 * f + 2] = zs * m->faces[f].plane[2];
+      out[4 * f + 3] = m->faces[f].plane[3];
+    }
+}
+
+void
+wk_eng_model_bounds (const WkEngModel *m, WkEngSpace space, gfloat box[24],
+                     gfloat centre[3])
+{
+  const gfloat zs = wk_eng_z_from_export (space);
+  for (int c = 0; c < 8; c++)
+    for (int k = 0; k < 3; k++)
+      box[3 * c + k] = (k == 2 ? zs : 1.0f) * m->box[c][k];
+  for (int k = 0; k < 3; k++)
+    centre[k] = (k == 2 ? zs : 1.0f) * m->centre[k];
+}
+
+void
+wk_eng_tile_positions (const WkEngMap *map, WkEngSpace space, gfloat *out)
+{
+  const double zs = wk_eng_z_from_game (space);
+  for (guint32 i = 0; i < map->n; i++)
+    {
+      out[3 * i] = (gfloat) (map->b[i][3] / (double) WK_ENG_FIXED_ONE);
+      out[3 * i + 1] = (gfloat) (map->b[i][4] / (double) WK_ENG_FIXED_ONE);
+      out[3 * i + 2] = (gfloat) (zs * map->b[i][5] / WK_ENG_FIXED_ONE);
+    }
+}
