@@ -117,6 +117,7 @@ CALLS = {
     "EngText.set_page_rgba": lambda: _core.EngText(TEXT_BYTES).set_page_rgba(1, RGBA),
     "EngText.textures": lambda: TEXT.textures(),
     "EngText.build": lambda: TEXT.build(),
+    "EngText.with_entries": lambda: TEXT.with_entries(b"".join(ENTRIES)),
     "eng_face_uvs": lambda: _core.eng_face_uvs((0, 0, 1, 1), 0x800),
     "EngFloorWorld": _floor_world,
     "EngFloorWorld.floor": lambda: (FLOOR.floor(0.5, 0.5, 0.5),

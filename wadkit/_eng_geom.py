@@ -12,8 +12,6 @@ module only names things and caches them.
 """
 from __future__ import annotations
 
-import struct
-
 from . import _core
 
 
@@ -297,15 +295,6 @@ class ImportMixin:
         return new
 
     def _text_with_entries(self, new_entries: bytes) -> bytes:
-        """The TEXT payload with entries appended to the texture table:
-        [palettes, pages][u32 count][table][tail] -> count + k, table + new.
-        Existing indices (faces, effects in the tail) keep their meaning."""
-        payload = bytes(self.chunk("TEXT"))
-        table = bytes(self.texture_table_raw)
-        tail = bytes(self._textures().core.tail_raw)
-        at = len(payload) - len(tail) - len(table) - 4
-        count = struct.unpack_from("<I", payload, at)[0]
-        if at < 0 or count * 8 != len(table) or payload[at + 4:at + 4 + len(table)] != table:
-            raise _core.WadError("TEXT: texture table not where expected")
-        return (payload[:at] + struct.pack("<I", count + len(new_entries) // 8)
-                + table + new_entries + tail)
+        """The TEXT payload with entries appended to the texture table
+        (C: wk_eng_text_with_entries); existing indices keep their meaning."""
+        return self._textures().core.with_entries(new_entries)

@@ -184,7 +184,7 @@ geom_texture_table (PyObject *table, WkEngTexEntry **entries, guint *n_entries)
     return -1;
   /* a u16 face index reaches no further entry */
   if (view.len % WK_ENG_TEX_ENTRY_SIZE != 0
-      || view.len / WK_ENG_TEX_ENTRY_SIZE > G_MAXUINT16 + 1)
+      || view.len / WK_ENG_TEX_ENTRY_SIZE > WK_ENG_TEX_MAX_ENTRIES)
     {
       PyBuffer_Release (&view);
       g_autofree gchar *msg = g_strdup_printf (

@@ -333,6 +333,24 @@ eng_text_build (EngTextObject *self, PyObject *unused)
   return wk_bytes_result (NULL, out, NULL); /* never fails */
 }
 
+static PyObject *
+eng_text_with_entries (EngTextObject *self, PyObject *arg)
+{
+  WkModState *st = wk_state_from_type (Py_TYPE (self));
+  Py_buffer view;
+  if (st == NULL || PyObject_GetBuffer (arg, &view, PyBUF_SIMPLE) < 0)
+    return NULL;
+  GError *error = NULL;
+  GBytes *out;
+  Py_BEGIN_ALLOW_THREADS
+  g_rw_lock_reader_lock (&self->lock);
+  out = wk_eng_text_with_entries (self->text, view.buf, (gsize) view.len, &error);
+  g_rw_lock_reader_unlock (&self->lock);
+  Py_END_ALLOW_THREADS
+  PyBuffer_Release (&view);
+  return wk_bytes_result (st, out, error);
+}
+
 /* eng_face_uvs(rect, face_flags) -> (3, 2) float32: the renderer's UV
  * corner rules (eng_uv.c), for callers that need them one face at a time. */
 static PyObject *
@@ -376,6 +394,10 @@ static PyMethodDef eng_text_methods[] = {
     "textures() -> dict of arrays, one row per texture-table entry" },
   { "build", (PyCFunction) eng_text_build, METH_NOARGS,
     "build() -> bytes: the TEXT payload (identical when nothing changed)" },
+  { "with_entries", (PyCFunction) eng_text_with_entries, METH_O,
+    "with_entries(entries, /) -> bytes: the TEXT payload with these raw "
+    "8-byte entries appended to the texture table (existing indices keep "
+    "their meaning); LimitError past 65536 entries" },
   { NULL },
 };
 

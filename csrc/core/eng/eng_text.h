@@ -87,6 +87,13 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC (WkEngText, wk_eng_text_free)
  * replaced pages re-encoded. Byte-identical to the input when unchanged. */
 GBytes *wk_eng_text_build (const WkEngText *text);
 
+/* The same with `size` bytes of raw 8-byte entries appended to the texture
+ * table (its count raised, the effect list after it unchanged), so every
+ * existing index (faces, effects) keeps its meaning. WK_ERROR_LIMIT when
+ * size is not whole entries or the table would pass WK_ENG_TEX_MAX_ENTRIES. */
+GBytes *wk_eng_text_with_entries (const WkEngText *text, const guint8 *entries,
+                                  gsize size, GError **error);
+
 /* Decode page i into rgba (height × width × 4 bytes, rows top to bottom). */
 gboolean wk_eng_text_page_rgba (const WkEngText *text, guint i, guint8 *rgba,
                                 GError **error);

@@ -7,6 +7,8 @@
 G_BEGIN_DECLS
 
 #define WK_ENG_TEX_ENTRY_SIZE 8
+/* A face's u16 texture field reaches no further entry. */
+#define WK_ENG_TEX_MAX_ENTRIES 65536u
 
 /* Texture-table entry flags */
 #define WK_ENG_TEX_FLAT    0x0001u  /* flat colour: u0,u1,v0 = R,G,B */

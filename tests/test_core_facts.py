@@ -1,0 +1,46 @@
+"""Format facts that used to be written in Python are in the C core now;
+each checked against a from-spec builder (tests/builders), which does not
+call our C code."""
+import numpy as np
+import pytest
+
+import wadkit
+from wadkit import _core
+from builders import eng_text as T
+
+
+def _text(entries, tail=b"", pages=()):
+    return T.text([T.palette([0x7fff, 0x001f])], list(pages), entries, tail=tail)
+
+
+def test_text_with_entries_appends_to_the_table():
+    """TEXT = palettes, pages, u32 count, count × 8 bytes, effect list
+    (docs/formats/eng.md "TEXT"): new entries go after the old ones, the
+    count grows, the effect list after the table stays as it was."""
+    old = [T.entry(0, 0, -1, 0, 63, 0, 63), T.entry(1, 0, -1, 1, 2, 3, 255)]
+    new = [T.entry(0x10, 0, -1, 64, 127, 0, 63)]
+    fx = T.effects([T.effect(1, 1, b"\x01\x02\x03\x04", [0, 1])])
+    pages = [T.page_pal8(2, 2, b"\0\1\1\0")]
+    text = _core.EngText(_text(old, fx, pages))
+    assert text.with_entries(b"".join(new)) == _text(old + new, fx, pages)
+    assert text.with_entries(b"") == _text(old, fx, pages)
+    again = _core.EngText(text.with_entries(b"".join(new)))
+    assert again.tail_raw == fx and again.effects == text.effects
+    assert again.table_raw == b"".join(old + new)
+
+
+def test_text_with_entries_after_a_page_edit():
+    old = [T.entry(0, 0, -1, 0, 3, 0, 3)]
+    text = _core.EngText(_text(old, pages=[T.page_rgb16(2, 2, [0, 0, 0, 0])]))
+    text.set_page_rgba(0, np.full((2, 2, 4), 255, np.uint8))
+    out = _core.EngText(text.with_entries(T.entry(0, 0, -1, 0, 1, 0, 1)))
+    assert out.page_rgba(0).min() == 255 and len(out.table_raw) == 16
+
+
+def test_text_with_entries_limits():
+    text = _core.EngText(_text([T.entry()] * 3))
+    with pytest.raises(wadkit.LimitError, match="not whole 8-byte entries"):
+        text.with_entries(b"1234567")
+    with pytest.raises(wadkit.LimitError, match="more than the 65536"):
+        text.with_entries(bytes(8 * 65534))
+    assert len(_core.EngText(text.with_entries(bytes(8 * 65533))).table_raw) == 8 * 65536
