@@ -70,6 +70,7 @@ TFRAGS = wadkit.rc2.build_tfrags([QUAD])
 PALS = np.zeros((1, 256, 4), np.uint8)
 RC2 = wadkit.rc2.build_level(TFRAGS, [(np.zeros((4, 4), np.uint8), 0)], PALS, b"gameplay")
 RC2_LEVEL = _core.Rc2Level(RC2)
+RC2_CORE = RC2_LEVEL.decompress("core_data")
 LZ = _core.lz_compress(b"abcabcabc" * 20)
 TMP = tempfile.mkdtemp(prefix="wadkit-nomem-")
 TABLE = bytes(TEXT.table_raw)
@@ -145,6 +146,7 @@ CALLS = {
                                RC2_LEVEL.sections, RC2_LEVEL.core_header),
     "Rc2Level.decompress": lambda: (RC2_LEVEL.decompress("core_data"),
                                     RC2_LEVEL.decompress("gameplay")),
+    "Rc2Level.tfrag_textures": lambda: RC2_LEVEL.tfrag_textures(RC2_CORE),
     "lz_decompress": lambda: _core.lz_decompress(LZ),
     "lz_compress": lambda: _core.lz_compress(b"abcabcabc" * 20, "lazy"),
     "lz_validate": lambda: _core.lz_validate(LZ),

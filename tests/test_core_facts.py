@@ -44,3 +44,17 @@ def test_text_with_entries_limits():
     with pytest.raises(wadkit.LimitError, match="more than the 65536"):
         text.with_entries(bytes(8 * 65534))
     assert len(_core.EngText(text.with_entries(bytes(8 * 65533))).table_raw) == 8 * 65536
+
+
+def test_rc2_texture_entry_errors_name_the_entry(write):
+    """The 16-byte entries {s32 data, s16 w, h, type, palette, mip, pad} are
+    read in C (rc2_texture.c); a bad one is a FormatError at its offset."""
+    from test_rc2_tfrag import level_with_terrain
+    data = level_with_terrain(palette=1)
+    lvl = wadkit.rc2.from_bytes(data)
+    with pytest.raises(wadkit.FormatError, match=r"tfrag texture 1: 4x2 pixels") as e:
+        lvl.tfrag_textures
+    index_at = lvl.sections["core_index"][0]
+    assert e.value.offset == index_at + 0xC0 + 16
+    assert e.value.context == "RC2 tfrag textures"
+    assert data[e.value.offset + 10] == 1          # the palette field

@@ -20,9 +20,6 @@ from . import _core
 from ._core import FormatError
 from .lz import DEFAULT_MAX_SIZE
 
-TEXTURE_ENTRY = 16
-
-
 def _format_error(message: str, offset: int | None, context: str):
     err = FormatError(message)
     err.offset, err.context = offset, context
@@ -118,33 +115,9 @@ class Level:
 
     @cached_property
     def tfrag_textures(self) -> list:
-        """The tfrag texture table decoded to (H, W, 4) uint8 RGBA."""
-        count, offset = self.core_header["tfrag_textures"]
-        index, data, gs = self.core_index, self.core_data, self.gs_ram
-        base = self.core_header["textures_base"]
-        if count < 0 or offset < 0 or offset + count * TEXTURE_ENTRY > len(index):
-            raise _format_error(
-                f"tfrag texture table ({count} entries at 0x{offset:x}) runs "
-                f"past the {len(index)}-byte core index",
-                self.sections["core_index"][0] + 0x30, "RC2 core header")
-        out = []
-        for i in range(count):
-            e = offset + i * TEXTURE_ENTRY
-            data_ofs = int.from_bytes(index[e:e + 4], "little", signed=True)
-            w, h, _type, palette = (int.from_bytes(index[e + k:e + k + 2], "little",
-                                                   signed=True)
-                                    for k in (4, 6, 8, 10))
-            px = base + data_ofs
-            pal = palette * 0x100
-            if (w <= 0 or h <= 0 or data_ofs < 0 or px + w * h > len(data)
-                    or palette < 0 or pal + 1024 > len(gs)):
-                raise _format_error(
-                    f"tfrag texture {i}: {w}x{h} pixels at core_data 0x{px:x} "
-                    f"or palette {palette} (gs_ram 0x{pal:x}) out of range",
-                    self.sections["core_index"][0] + e, "RC2 tfrag textures")
-            out.append(_core.tfrag_texture(data[px:px + w * h], w, h,
-                                           gs[pal:pal + 1024]))
-        return out
+        """The tfrag texture table decoded to (H, W, 4) uint8 RGBA (C:
+        csrc/core/rc2/rc2_texture.c, which checks every entry)."""
+        return self._lvl.tfrag_textures(self.core_data)
 
     def info(self) -> dict:
         """What `wadkit info` shows, as plain data (nothing decompressed)."""

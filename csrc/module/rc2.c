@@ -1,7 +1,10 @@
 /* wadkit._core.Rc2Level: the RC2 LEVEL<n>.WAD container, exposed to Python. */
 #include "module.h"
 
+#include "wk_numpy.h"
 #include "../core/rc2/rc2_level.h"
+#include "../core/rc2/rc2_texture.h"
+#include "../core/rc2/tfrag.h"
 
 typedef struct {
   PyObject_HEAD
@@ -130,6 +133,41 @@ rc2_level_decompress (Rc2LevelObject *self, PyObject *args, PyObject *kwds)
                               (gint64) off, max_size, (Py_ssize_t) expected, ctx);
 }
 
+/* tfrag_textures(core_data) -> [(H, W, 4) uint8]: the table decoded and
+ * checked in the core (rc2_texture.c), the texels expanded here into
+ * arrays allocated here. */
+static PyObject *
+rc2_level_tfrag_textures (Rc2LevelObject *self, PyObject *arg)
+{
+  WkModState *st = wk_state_from_type (Py_TYPE (self));
+  Py_buffer core;
+  if (st == NULL || PyObject_GetBuffer (arg, &core, PyBUF_SIMPLE) < 0)
+    return NULL;
+  GError *error = NULL;
+  GArray *tex = wk_rc2_tfrag_textures (self->lvl, core.buf, (gsize) core.len, &error);
+  PyObject *list = tex ? PyList_New (tex->len) : wk_raise (st, error);
+  for (guint i = 0; list && i < tex->len; i++)
+    {
+      const WkRc2Texture *t = &g_array_index (tex, WkRc2Texture, i);
+      npy_intp dims[3] = { t->height, t->width, 4 };
+      PyObject *a = PyArray_SimpleNew (3, dims, NPY_UINT8);
+      if (a == NULL)
+        {
+          Py_CLEAR (list);
+          break;
+        }
+      guint8 *out = PyArray_DATA ((PyArrayObject *) a);
+      Py_BEGIN_ALLOW_THREADS
+      wk_rc2_texture_rgba (t->pixels, t->width, t->height, t->palette, out);
+      Py_END_ALLOW_THREADS
+      PyList_SET_ITEM (list, i, a);
+    }
+  if (tex)
+    g_array_unref (tex);
+  PyBuffer_Release (&core);
+  return list;
+}
+
 static PyGetSetDef rc2_level_getset[] = {
   { "header", (getter) rc2_level_header, NULL,
     "{header_size, sector, id, reverb} of the level header", NULL },
@@ -147,6 +185,10 @@ static PyMethodDef rc2_level_methods[] = {
     METH_VARARGS | METH_KEYWORDS,
     "decompress(name, max_size=1<<28) -> bytes: 'core_data', 'gameplay' or "
     "'gameplay_pal', checked against the size the container declares" },
+  { "tfrag_textures", (PyCFunction) rc2_level_tfrag_textures, METH_O,
+    "tfrag_textures(core_data, /) -> [(H, W, 4) uint8]: the tfrag texture "
+    "table decoded, each entry checked against core_data (the decompressed "
+    "stream) and gs_ram" },
   { NULL },
 };
 
