@@ -161,6 +161,9 @@ CALLS = {
         b"".join(ENTRIES), np.zeros((32, 2), np.uint32), np.zeros((2, 2), np.uint32),
         [(POS, [[0, 1, 2]], [0], UV[:1])]),
     "warn": lambda: _core.warn("a warning"),
+    "detect": lambda: (_core.detect(ENG[:16]), _core.detect(RC2[:16]), _core.detect(b"")),
+    "eng_texture_entry": lambda: _core.eng_texture_entry(0x10, 1, -1, 0, 1, 63, 62),
+    "eng_flat_entry": lambda: _core.eng_flat_entry(1, 2, 3, 4),
     "rc2_build_level": lambda: _core.rc2_build_level(
         TFRAGS, [(4, 4, 0, np.zeros((4, 4), np.uint8))], PALS, b"gameplay", 1, 2),
 }

@@ -214,7 +214,7 @@ def test_info_counts_of_a_damaged_level(write):
     data = small_level()
     # cut the MAP payload short by rewriting its size field and the length
     lvl = wadkit.eng.from_bytes(data)
-    m = next(c for c in lvl.chunks if c.tag == "MAP ")
+    m = next(c for c in lvl.chunks if c.tag == "MAP")
     bad = bytearray(data[:m.offset + 8 + 20]) + data[m.offset + 8 + m.size:]
     struct.pack_into("<I", bad, m.offset + 4, 20)
     struct.pack_into("<I", bad, 0, len(bad))

@@ -218,7 +218,7 @@ def test_colour_sets_and_swap_colours():
     np.testing.assert_allclose(m1["color"][0][:, :3], np.full((3, 3), 0.5))
     # tile 1 has one set: set 1 falls back to its set 0
     np.testing.assert_allclose(m1["color"][1][:, :3], TRI_RGB)
-    assert lvl.rebuild_geometry()["MAP "] == chunk_payloads(data)["MAP"]
+    assert lvl.rebuild_geometry()["MAP"] == chunk_payloads(data)["MAP"]
 
 
 def test_zones():
@@ -294,7 +294,7 @@ def test_realistic_level_rebuilds_byte_identically(realistic, tmp_path):
     assert lvl.zones.grid.shape == (64, 64) and len(lvl.tiles.swaps) == facts["swaps"]
     payloads = chunk_payloads(data)
     rebuilt = lvl.rebuild_geometry()
-    for tag in ("TRAK", "MAP ", "STPC"):
+    for tag in ("TRAK", "MAP", "STPC"):
         assert rebuilt[tag] == payloads[tag.strip()], tag
     out = tmp_path / "copy.wad"
     lvl.save(out)

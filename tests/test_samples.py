@@ -66,7 +66,7 @@ def test_eng_statistics(eng_level):
     lvl = eng_level
     assert lvl.warnings == [] and lvl.geometry_warnings == []
     assert [c.tag for c in lvl.chunks] == ["INFO", "WFPC", "TEXT", "TRAK", "STPC",
-                                           "MAP ", "END "]
+                                           "MAP", "END"]
     tris = sum(len(m.triangles) for m in lvl.models)
     assert 20000 <= tris <= 30000
     assert 300 <= len(lvl.tiles) <= 2000          # hundreds of tiles
@@ -179,7 +179,7 @@ def test_new_level_layout_by_hand():
     # STPC: count, 0x8c header, 3 vertices × 24, 1 face × 28, animation count
     assert sizes["STPC"] == 4 + 0x8C + 72 + 28 + 4
     # MAP: N W H, 3 empty lists, zone table, 3×2 zone grid, n2 n3 u16
-    assert sizes["MAP "] == 12 + 12 + 256 + 24 + 10
+    assert sizes["MAP"] == 12 + 12 + 256 + 24 + 10
     assert sizes["INFO"] == 4 and sizes["WFPC"] == 4
     text = bytes(lvl.chunk("TEXT"))
     # palette: count 1, index 0, 3 colours; opaque black becomes 0x0001 (0

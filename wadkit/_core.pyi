@@ -3,7 +3,7 @@
 import os
 import sys
 from collections.abc import Mapping, Sequence
-from typing import Any, Final, final
+from typing import Any, Final, Literal, final
 
 import numpy as np
 from numpy.typing import NDArray
@@ -11,6 +11,11 @@ from numpy.typing import NDArray
 from typing_extensions import Buffer
 
 glib_version: Final[tuple[int, int, int]]
+detect_size: Final[int]
+
+# "file" (= game space) or "export"; docs/formats/eng.md "Coordinate spaces"
+_Space = Literal["file", "export"]
+_CollSpace = Literal["file", "game", "export"]
 
 class WadError(Exception):
     """Base class of every wadkit error."""
@@ -25,11 +30,18 @@ class LimitError(WadError, ValueError):
     offset: int | None
     context: str
 
+class MissingChunkError(FormatError, KeyError):
+    """The level has no chunk of the kind asked for."""
+    chunk: str
+
 class WadWarning(UserWarning):
     """A tolerated oddity in a file (kept as it is)."""
 
 def warn(message: str, /) -> None:
     """A WadWarning at the first caller outside the wadkit package."""
+
+def detect(head: Buffer, /) -> Literal["eng", "rc2"] | None:
+    """The format of a file from its first detect_size bytes."""
 
 @final
 class EngWad:
@@ -101,13 +113,13 @@ class EngFloorWorld:
 
 def eng_sine_table() -> NDArray[np.int32]:
     """(4096,) int32: the floor test's sine table."""
-def eng_collision_decode(raw: Buffer, *, space: str = "file",
+def eng_collision_decode(raw: Buffer, *, space: _CollSpace = "file",
                          groups: tuple[int, int, int] | None = None,
                          offset: int = 0) -> dict[str, NDArray[Any]]:
     """32-byte collision records → tile-local polygons (dict of arrays)."""
 def eng_collision_encode(corners: NDArray[np.float32], material: NDArray[np.uint8],
                          n_corners: NDArray[np.uint8] | None = None, *,
-                         space: str = "file",
+                         space: _CollSpace = "file",
                          drop_degenerate: bool = False) -> tuple[bytes, list[int]]:
     """Tile-local polygons → 32-byte records, and the dropped indices."""
 
@@ -124,12 +136,12 @@ class EngGeometry:
     def warnings(self) -> list[str]: ...
     @property
     def animation_layout(self) -> str | None: ...
-    def models(self, space: str = "file",
+    def models(self, space: _Space = "file",
                objects: bool = False) -> list[dict[str, Any]]: ...
-    def tiles(self, space: str = "file") -> dict[str, NDArray[Any]]: ...
+    def tiles(self, space: _Space = "file") -> dict[str, NDArray[Any]]: ...
     def zones(self) -> dict[str, NDArray[Any]]: ...
     def animations(self) -> list[dict[str, Any]]: ...
-    def world_mesh(self, space: str = "file", texture_table: Buffer | None = None,
+    def world_mesh(self, space: _Space = "file", texture_table: Buffer | None = None,
                    color_set: int = 0) -> dict[str, NDArray[Any]]: ...
     def import_mesh(self, positions: NDArray[np.float32],
                     triangles: NDArray[np.uint32], uv: NDArray[np.float32],
@@ -180,3 +192,22 @@ def tfrag_build(meshes: Sequence[tuple[NDArray[np.float32], NDArray[np.float32],
                                       NDArray[np.uint32], NDArray[np.int32]]],
                 lod_distance: float = 32.0, /) -> bytes:
     """Packed meshes → a tfrags block (read back before it is returned)."""
+def eng_new_level(width: int, height: int, wfpc: int,
+                  palettes: Sequence[tuple[int, NDArray[np.uint8]]],
+                  pages: Sequence[tuple[int, int, int, NDArray[np.uint8]]],
+                  entries: Buffer, zone_table: NDArray[np.uint32] | None,
+                  zone_grid: NDArray[np.uint32] | None,
+                  objects: Sequence[tuple[NDArray[np.float32], NDArray[np.uint32],
+                                          NDArray[np.uint16], NDArray[np.float32]]],
+                  /) -> bytes:
+    """A new minimal ENG level WAD (wadkit.eng.new_level shapes the parts)."""
+def eng_texture_entry(flags: int, page: int, palette: int, u0: int, v0: int,
+                      u1: int, v1: int, /) -> bytes:
+    """One 8-byte ENG texture-table entry (rect u0 v0 u1 v1, inclusive)."""
+def eng_flat_entry(r: int, g: int, b: int, flags: int = 0, /) -> bytes:
+    """One 8-byte ENG flat-colour texture-table entry."""
+def rc2_build_level(tfrags: Buffer,
+                    textures: Sequence[tuple[int, int, int, NDArray[np.uint8]]],
+                    palettes: NDArray[np.uint8], gameplay: Buffer, level_id: int,
+                    reverb: int, /) -> bytes:
+    """A new RC2 level file (wadkit.rc2.build_level shapes the parts)."""

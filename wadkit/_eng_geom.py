@@ -12,7 +12,11 @@ module only names things and caches them.
 """
 from __future__ import annotations
 
+from collections.abc import Iterator
+from typing import Literal
+
 from . import _core
+from .results import Animation, ImportReport, Space, WorldMesh
 
 
 class Model:
@@ -24,7 +28,7 @@ class Model:
     collision_groups: their 3 counts. STPC models add bone_counts (per-bone
     vertex counts, empty for rigid models) and rigid_vertex_count."""
 
-    def __init__(self, d: dict, space: str):
+    def __init__(self, d: dict, space: Space):
         self.space = space
         self.__dict__.update(d)
 
@@ -43,16 +47,32 @@ class Model:
 
 
 class _Table:
-    """A dict of arrays shown as attributes (lvl.tiles.position …)."""
+    """Named columns of one table, as attributes (lvl.tiles.position) or
+    by name (lvl.tiles["position"]). As in a data frame: len() is the
+    number of rows, iteration and `in` go over the column names."""
+
+    _rows = ""  # the column whose length is the number of rows
 
     def __init__(self, d: dict):
         self.__dict__.update(d)
 
-    def keys(self):
+    def keys(self) -> list[str]:
         return list(self.__dict__)
 
-    def __getitem__(self, key):
+    def __getitem__(self, key: str):
         return self.__dict__[key]
+
+    def __contains__(self, key: object) -> bool:
+        return key in self.__dict__
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.keys())
+
+    def __len__(self) -> int:
+        return len(self.__dict__[self._rows])
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({len(self)} rows: {', '.join(self)})"
 
 
 class Tiles(_Table):
@@ -61,14 +81,17 @@ class Tiles(_Table):
     swap (N,) index into swaps (S,5) {cellX, y, cellZ, modelA, modelB} or -1,
     colors (K,4) u8 (R,G,B,A) with per-tile color_start/color_sets and
     color_b_start/color_b_sets (modelB of a swap tile; 0 sets = none).
-    Raw: a_position (export space), a_rotation, a_model, b (N,6) i32 20.12."""
+    Raw: a_position (export space), a_rotation, a_model, b (N,6) i32 20.12.
+    len(): the number of tiles."""
 
-    def __len__(self) -> int:
-        return len(self.model)
+    _rows = "model"
 
 
 class Zones(_Table):
-    """mask (32,) u32, height (32,) i32, grid (H,W) u32 zone numbers."""
+    """mask (32,) u32, height (32,) i32, grid (H,W) u32 zone numbers.
+    len(): the 32 zones."""
+
+    _rows = "mask"
 
 
 class GeometryMixin:
@@ -80,7 +103,7 @@ class GeometryMixin:
         off = self.chunks[self._index(tag)].offset + 8
         return self.chunk(tag), off
 
-    _GEOM_TAGS = ("WFPC", "TRAK", "MAP ", "STPC")
+    _GEOM_TAGS = ("WFPC", "TRAK", "MAP", "STPC")
 
     @property
     def _geom(self) -> _core.EngGeometry:
@@ -137,12 +160,12 @@ class GeometryMixin:
         return self._derived("objects", lambda g: [
             Model(d, "file") for d in g.models("file", objects=True)])
 
-    def models_in(self, space: str = "file", objects: bool = False) -> list[Model]:
+    def models_in(self, space: Space = "file", objects: bool = False) -> list[Model]:
         """TRAK (or STPC) models in "file" or "export" space."""
         return [Model(d, space) for d in self._geom.models(space, objects=objects)]
 
     @property
-    def animations(self) -> list[dict]:
+    def animations(self) -> list[Animation]:
         """STPC animations: n_frames, n_bones, n_delta, flag, a (nA,) u32,
         frame_words (nFrames,4) i16 or None, deltas [frame 0 (nDelta,4) i16,
         later frames (nDelta,) i16], matrices (nFrames,nBones,4,4) f32, raw."""
@@ -156,7 +179,7 @@ class GeometryMixin:
     def tiles(self) -> Tiles:
         return self._derived("tiles", lambda g: Tiles(g.tiles("file")))
 
-    def tiles_in(self, space: str = "file") -> Tiles:
+    def tiles_in(self, space: Space = "file") -> Tiles:
         return Tiles(self._geom.tiles(space))
 
     @property
@@ -167,8 +190,8 @@ class GeometryMixin:
     def geometry_warnings(self) -> list[str]:
         return self._geom.warnings
 
-    def world_mesh(self, space: str = "file", texture_table=None,
-                   color_set: int = 0) -> dict:
+    def world_mesh(self, space: Space = "file", texture_table=None,
+                   color_set: int = 0) -> WorldMesh:
         """The whole level as one mesh: positions (V,3) f32, triangles (T,3)
         u32, uv (T,3,2) f32 (U right, V down the texture page), color
         (T,3,4) f32, texture (T,) i32 (texture-table entry), page (T,) i32,
@@ -190,7 +213,7 @@ class GeometryMixin:
         to the originals when nothing changed)."""
         out = {}
         g = self._geom
-        for tag, build in (("TRAK", g.build_trak), ("MAP ", g.build_map),
+        for tag, build in (("TRAK", g.build_trak), ("MAP", g.build_map),
                            ("STPC", g.build_stpc)):
             if tag in self:
                 out[tag] = build()
@@ -211,7 +234,7 @@ class ImportMixin:
 
     def with_geometry(self, positions, triangles, uv, texture=None, color=None,
                       collision=None, keep_tiles: bool = False,
-                      zones: str = "flat", default_texture: int = 0,
+                      zones: Literal["flat", "keep"] = "flat", default_texture: int = 0,
                       face_flags=None, texture_table=None):
         """A new Level whose TRAK and MAP tile part hold this mesh (file space:
         positions (V,3), triangles (T,3), uv (T,3,2) per corner, texture (T,)
@@ -262,7 +285,7 @@ class ImportMixin:
         if out["new_entries"]:
             replaced[self._index("TEXT")] = self._text_with_entries(out["new_entries"])
         new.__init__(_core.EngWad(self._wad.build(replaced)), None)
-        report = out["report"]
+        report: ImportReport = out["report"]
         report["warnings"] = out["warnings"]
         if report["uv_inexact"]:
             report["warnings"].append(

@@ -19,6 +19,8 @@ from functools import cached_property
 from . import _core
 from ._core import FormatError
 from .lz import DEFAULT_MAX_SIZE
+from .results import Patch, Terrain
+
 
 def _format_error(message: str, offset: int | None, context: str):
     err = FormatError(message)
@@ -27,7 +29,8 @@ def _format_error(message: str, offset: int | None, context: str):
 
 
 class Level:
-    """An RC2 level WAD, parsed and cross-checked; the file stays mapped."""
+    """An RC2 level WAD, parsed and cross-checked; the file stays mapped
+    until close() (or the end of a with block)."""
 
     def __init__(self, level: _core.Rc2Level, path: str | None = None,
                  max_size: int = DEFAULT_MAX_SIZE):
@@ -41,6 +44,45 @@ class Level:
         self.sectors = {n: (sec, cnt) for n, (_, _, sec, cnt) in raw.items()}
         self.sections = {n: r for n, r in level.sections.items() if r[1]}
         self.core_header = level.core_header
+
+    # --- lifetime: the mapped file is held until close() ---
+    @property
+    def _lvl(self) -> _core.Rc2Level:
+        lvl = self.__dict__.get("_lvl_obj")
+        if lvl is None:
+            raise ValueError("the level is closed")
+        return lvl
+
+    @_lvl.setter
+    def _lvl(self, lvl: _core.Rc2Level) -> None:
+        self.__dict__["_lvl_obj"] = lvl
+
+    @property
+    def closed(self) -> bool:
+        return self.__dict__.get("_lvl_obj") is None
+
+    def close(self) -> None:
+        """Let go of the file and of what was decompressed (the mapping ends
+        once no view made from it is left). Using the level afterwards
+        raises ValueError."""
+        keep = ("path", "max_size", "header", "extents", "sectors", "sections",
+                "core_header")
+        for name in [n for n in self.__dict__ if n not in keep]:
+            del self.__dict__[name]
+
+    def __enter__(self) -> Level:
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+    def __repr__(self) -> str:
+        where = repr(self.path) if self.path else "in memory"
+        if self.closed:
+            return f"<wadkit.rc2.Level {where}, closed>"
+        return (f"<wadkit.rc2.Level {where}: level {self.header['id']}, "
+                f"header 0x{self.header['header_size']:x}, "
+                f"{len(self.extents)} extents, {len(memoryview(self._lvl))} bytes>")
 
     def _view(self, offset: int, size: int) -> memoryview:
         return memoryview(self._lvl)[offset:offset + size]
@@ -83,7 +125,7 @@ class Level:
         end = min(ends) if ends else len(self.core_data)
         return memoryview(self.core_data)[start:end]
 
-    def terrain(self, lod: int = 0) -> dict:
+    def terrain(self, lod: int = 0) -> Terrain:
         """The tfrag terrain of one LOD (0 finest .. 2) for the whole level:
         positions (V,3) f32 in file space (Z up), triangles (T,3) u32 with
         consistent winding, uv (T,3,2) f32, color (T,3,4) f32 (1.0 = the
@@ -107,7 +149,7 @@ class Level:
         return cache[lod]
 
     @property
-    def patches(self) -> list[dict]:
+    def patches(self) -> list[Patch]:
         """Per tfrag patch: vert_count, tri_count (LOD 0), bsphere (x, y, z,
         r), flags, ad_gifs, mip_dist, occl_index, lod_tris (decoded
         triangles of LOD 0, 1, 2) and offset (in core_data)."""
@@ -161,13 +203,15 @@ def build_tfrags(meshes, lod_distance: float = 32.0) -> bytes:
 
 
 def open(path: str | os.PathLike, max_size: int = DEFAULT_MAX_SIZE) -> Level:
-    """Open an RC2 LEVEL<n>.WAD (memory-mapped). Raises wadkit.FormatError.
-    max_size caps every decompressed stream."""
+    """Open an RC2 LEVEL<n>.WAD (memory-mapped until Level.close(); use it
+    in a with block). Raises wadkit.FormatError, or the OSError of the
+    file. max_size caps every decompressed stream."""
     return Level(_core.Rc2Level(os.fspath(path)), os.fspath(path), max_size)
 
 
 def from_bytes(data, max_size: int = DEFAULT_MAX_SIZE) -> Level:
-    """Parse a level held in memory (the bytes are copied)."""
+    """Parse a level held in memory. A bytes object is shared (it is
+    immutable), any other buffer (bytearray, memoryview …) is copied."""
     return Level(_core.Rc2Level(data), None, max_size)
 
 

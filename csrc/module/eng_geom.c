@@ -228,10 +228,7 @@ geom_build (EngGeomObject *g, Part part)
   static const char *const names[] = { "TRAK", "MAP", "STPC" };
   if ((part == PART_TRAK && g->trak == NULL) || (part == PART_MAP && g->map == NULL)
       || (part == PART_STPC && g->stpc == NULL))
-    {
-      PyErr_Format (PyExc_KeyError, "this level has no %s chunk", names[part]);
-      return NULL;
-    }
+    return no_chunk (g, names[part]);
   GError *error = NULL;
   GBytes *out;
   Py_BEGIN_ALLOW_THREADS

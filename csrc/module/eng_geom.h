@@ -54,10 +54,10 @@ geom_state (EngGeomObject *g)
 }
 
 static inline PyObject *
-no_map (void)
+no_chunk (EngGeomObject *g, const char *chunk)
 {
-  PyErr_SetString (PyExc_KeyError, "this level has no MAP chunk");
-  return NULL;
+  WkModState *st = geom_state (g);
+  return st ? wk_raise_missing (st, chunk, "ENG WAD") : NULL;
 }
 
 /* texture_table (None, or a buffer of n raw 8-byte entries) decoded into a

@@ -57,7 +57,7 @@ geom_import_mesh (EngGeomObject *g, PyObject *args, PyObject *kwds)
   if (st == NULL)
     return NULL;
   if (g->map == NULL || g->trak == NULL)
-    return no_map ();
+    return no_chunk (g, "MAP");
   enum { POS, TRI, UV, TEX, COL, FLAGS, CPOS, CPOLY, CMAT, N_ARR };
   PyArrayObject *a[N_ARR] = { NULL };
   PyObject *result = NULL;

@@ -15,7 +15,7 @@ geom_tiles (EngGeomObject *g, PyObject *args, PyObject *kwds)
     return NULL;
   const WkEngMap *m = g->map;
   if (m == NULL)
-    return no_map ();
+    return no_chunk (g, "MAP");
   npy_intp n = m->n;
   PyObject *d = PyDict_New ();
   if (d == NULL)
@@ -93,7 +93,7 @@ geom_zones (EngGeomObject *g, PyObject *unused)
 {
   const WkEngMap *m = g->map;
   if (m == NULL)
-    return no_map ();
+    return no_chunk (g, "MAP");
   PyObject *d = PyDict_New ();
   PyObject *mask = new_array (1, WK_ENG_ZONES, 1, 1, 1, NPY_UINT32);
   PyObject *height = new_array (1, WK_ENG_ZONES, 1, 1, 1, NPY_INT32);

@@ -17,7 +17,7 @@ geom_world_mesh (EngGeomObject *g, PyObject *args, PyObject *kwds)
   if (wk_space_arg (s, &space) < 0)
     return NULL;
   if (g->map == NULL)
-    return no_map ();
+    return no_chunk (g, "MAP");
   WkModState *st = geom_state (g);
   if (st == NULL)
     return NULL;

@@ -369,6 +369,62 @@ eng_face_uvs (PyObject *module, PyObject *args)
   return arr;
 }
 
+static PyObject *
+entry_bytes (const WkEngTexEntry *e)
+{
+  guint8 raw[WK_ENG_TEX_ENTRY_SIZE];
+  wk_eng_tex_entry_encode (e, raw);
+  return PyBytes_FromStringAndSize ((const char *) raw, sizeof raw);
+}
+
+/* Each of n ints in its field's range; -1 with ValueError naming it. */
+static int
+check_fields (const int *v, const char *const *names, const int (*range)[2], int n)
+{
+  for (int k = 0; k < n; k++)
+    if (v[k] < range[k][0] || v[k] > range[k][1])
+      {
+        PyErr_Format (PyExc_ValueError, "%s %d is outside %d..%d", names[k],
+                      v[k], range[k][0], range[k][1]);
+        return -1;
+      }
+  return 0;
+}
+
+/* eng_texture_entry(flags, page, palette, u0, v0, u1, v1) -> 8 bytes */
+static PyObject *
+eng_texture_entry (PyObject *module, PyObject *args)
+{
+  int v[7];
+  static const char *const names[7] = { "flags", "page", "palette", "u0", "v0",
+                                        "u1", "v1" };
+  static const int range[7][2] = { { 0, 0xffff }, { -128, 127 }, { -128, 127 },
+                                   { 0, 255 }, { 0, 255 }, { 0, 255 }, { 0, 255 } };
+  if (!PyArg_ParseTuple (args, "iiiiiii:eng_texture_entry", &v[0], &v[1], &v[2],
+                         &v[3], &v[4], &v[5], &v[6])
+      || check_fields (v, names, range, 7) < 0)
+    return NULL;
+  WkEngTexEntry e = { (guint16) v[0], (gint8) v[1], (gint8) v[2], (guint8) v[3],
+                      (guint8) v[5], (guint8) v[4], (guint8) v[6] };
+  return entry_bytes (&e);
+}
+
+/* eng_flat_entry(r, g, b, flags=0) -> 8 bytes */
+static PyObject *
+eng_flat_entry (PyObject *module, PyObject *args)
+{
+  int v[4] = { 0, 0, 0, 0 };
+  static const char *const names[4] = { "r", "g", "b", "flags" };
+  static const int range[4][2] = { { 0, 255 }, { 0, 255 }, { 0, 255 }, { 0, 0xffff } };
+  if (!PyArg_ParseTuple (args, "iii|i:eng_flat_entry", &v[0], &v[1], &v[2], &v[3])
+      || check_fields (v, names, range, 4) < 0)
+    return NULL;
+  const guint8 rgb[3] = { (guint8) v[0], (guint8) v[1], (guint8) v[2] };
+  WkEngTexEntry e;
+  wk_eng_tex_entry_flat (rgb, (guint16) v[3], &e);
+  return entry_bytes (&e);
+}
+
 static PyGetSetDef eng_text_getset[] = {
   { "pages", (getter) eng_text_pages, NULL,
     "[(kind, flags, width, height, palette, palette_shared, replaced)]", NULL },
@@ -391,7 +447,8 @@ static PyMethodDef eng_text_methods[] = {
   { "set_page_rgba", (PyCFunction) eng_text_set_page_rgba, METH_VARARGS,
     "set_page_rgba(i, rgba): re-encode page i in its own kind" },
   { "textures", (PyCFunction) eng_text_textures, METH_NOARGS,
-    "textures() -> dict of arrays, one row per texture-table entry" },
+    "textures() -> dict of arrays, one row per texture-table entry (uv: "
+    "u0 v0 u1 v1; the file stores u0 u1 v0 v1)" },
   { "build", (PyCFunction) eng_text_build, METH_NOARGS,
     "build() -> bytes: the TEXT payload (identical when nothing changed)" },
   { "with_entries", (PyCFunction) eng_text_with_entries, METH_O,
@@ -402,6 +459,12 @@ static PyMethodDef eng_text_methods[] = {
 };
 
 static PyMethodDef eng_text_functions[] = {
+  { "eng_texture_entry", eng_texture_entry, METH_VARARGS,
+    "eng_texture_entry(flags, page, palette, u0, v0, u1, v1) -> bytes: one "
+    "8-byte texture-table entry (u1, v1 inclusive; palette = byte 3)" },
+  { "eng_flat_entry", eng_flat_entry, METH_VARARGS,
+    "eng_flat_entry(r, g, b, flags=0) -> bytes: one 8-byte flat-colour "
+    "entry" },
   { "eng_face_uvs", eng_face_uvs, METH_VARARGS,
     "eng_face_uvs((U0, V0, U1, V1), face_flags) -> (3, 2) float32 UVs" },
   { NULL },
@@ -412,9 +475,10 @@ static PyType_Slot eng_text_slots[] = {
   { Py_tp_dealloc, eng_text_dealloc },
   { Py_tp_getset, eng_text_getset },
   { Py_tp_methods, eng_text_methods },
-  { Py_tp_doc, "EngText(payload, base_offset=0): a parsed ENG TEXT chunk "
-               "(payload copied). base_offset is the payload's file offset, "
-               "used in error messages." },
+  { Py_tp_doc, "EngText(payload, base_offset=0): a parsed ENG TEXT chunk. "
+               "The payload is shared when it cannot change (bytes, an EngWad "
+               "or a memoryview of one), else copied. base_offset is the "
+               "payload's file offset, used in error messages." },
   { 0, NULL },
 };
 

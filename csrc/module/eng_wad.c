@@ -253,8 +253,10 @@ static PyType_Slot eng_wad_slots[] = {
   { Py_tp_methods, eng_wad_methods },
   { Py_bf_getbuffer, eng_wad_getbuffer },
   { Py_tp_doc, "EngWad(source): an ENG level WAD's chunk table. source is a "
-               "path (memory-mapped) or a bytes-like object (copied). The "
-               "object exposes the whole file through the buffer protocol." },
+               "path (memory-mapped for the object's lifetime), a bytes "
+               "object (shared, not copied) or another bytes-like object "
+               "(copied). The object exposes the whole file through the "
+               "buffer protocol." },
   { 0, NULL },
 };
 

@@ -39,6 +39,15 @@ format_error (WkModState *st, PyObject *type, const GError *error)
   return exc;
 }
 
+static int
+wk_set_str_attr (PyObject *obj, const char *name, const char *value)
+{
+  PyObject *s = PyUnicode_FromString (value);
+  int rc = s ? PyObject_SetAttrString (obj, name, s) : -1;
+  Py_XDECREF (s);
+  return rc;
+}
+
 /* The errno a GFileError stands for (GLib maps errno to these codes). */
 static int
 file_error_errno (gint code)
@@ -130,5 +139,20 @@ wk_raise (WkModState *st, GError *error)
   else
     PyErr_SetString (PyExc_OSError, error->message);
   g_error_free (error);
+  return NULL;
+}
+
+PyObject *
+wk_raise_missing (WkModState *st, const char *chunk, const char *container)
+{
+  g_autofree gchar *msg = g_strdup_printf ("this level has no %s chunk", chunk);
+  PyObject *exc = PyObject_CallFunction (st->MissingChunkError, "s", msg);
+  if (exc == NULL)
+    return NULL;
+  if (PyObject_SetAttrString (exc, "offset", Py_None) == 0
+      && wk_set_str_attr (exc, "context", container) == 0
+      && wk_set_str_attr (exc, "chunk", chunk) == 0)
+    PyErr_SetObject (st->MissingChunkError, exc);
+  Py_DECREF (exc);
   return NULL;
 }

@@ -27,6 +27,27 @@ add_exception (PyObject *module, PyObject **slot, const char *name,
   return PyModule_AddObjectRef (module, strrchr (name, '.') + 1, *slot);
 }
 
+/* MissingChunkError(FormatError, KeyError): caught as either; str() is the
+ * message (KeyError's own str would quote it). */
+static int
+add_missing_chunk (PyObject *module, WkModState *st)
+{
+  PyObject *bases = PyTuple_Pack (2, st->FormatError, PyExc_KeyError);
+  PyObject *str = PyObject_GetAttrString (PyExc_BaseException, "__str__");
+  PyObject *dict = bases && str ? Py_BuildValue ("{s:O}", "__str__", str) : NULL;
+  st->MissingChunkError = dict ? PyErr_NewExceptionWithDoc (
+      "wadkit.MissingChunkError",
+      "The level has no chunk of the kind asked for (a FormatError and a "
+      "KeyError). .chunk names it; .offset is None, .context the container.",
+      bases, dict) : NULL;
+  Py_XDECREF (bases);
+  Py_XDECREF (str);
+  Py_XDECREF (dict);
+  if (st->MissingChunkError == NULL)
+    return -1;
+  return PyModule_AddObjectRef (module, "MissingChunkError", st->MissingChunkError);
+}
+
 static int
 wk_exec (PyObject *module)
 {
@@ -46,7 +67,7 @@ wk_exec (PyObject *module)
     rc = add_exception (module, &st->LimitError, "wadkit.LimitError", bases,
                         "A write the game could not load; nothing was written.");
   Py_DECREF (bases);
-  if (rc < 0)
+  if (rc < 0 || add_missing_chunk (module, st) < 0)
     return -1;
   if (add_exception (module, &st->WadWarning, "wadkit.WadWarning",
                      PyExc_UserWarning,
@@ -74,7 +95,7 @@ wk_exec (PyObject *module)
     return -1;
   if (wk_rc2_build_register (module, st) < 0)
     return -1;
-  if (wk_warn_register (module, st) < 0)
+  if (wk_warn_register (module, st) < 0 || wk_detect_register (module, st) < 0)
     return -1;
   return wk_rc2_tfrag_register (module, st);
 }
@@ -86,6 +107,7 @@ wk_traverse (PyObject *module, visitproc visit, void *arg)
   Py_VISIT (st->WadError);
   Py_VISIT (st->FormatError);
   Py_VISIT (st->LimitError);
+  Py_VISIT (st->MissingChunkError);
   Py_VISIT (st->WadWarning);
   Py_VISIT (st->EngWadType);
   Py_VISIT (st->EngGeomType);
@@ -103,6 +125,7 @@ wk_clear (PyObject *module)
   Py_CLEAR (st->WadError);
   Py_CLEAR (st->FormatError);
   Py_CLEAR (st->LimitError);
+  Py_CLEAR (st->MissingChunkError);
   Py_CLEAR (st->WadWarning);
   Py_CLEAR (st->EngWadType);
   Py_CLEAR (st->EngGeomType);

@@ -9,6 +9,7 @@ typedef struct {
   PyObject *WadError;    /* base of all wadkit errors */
   PyObject *FormatError; /* (WadError, ValueError): bad input, .offset/.context */
   PyObject *LimitError;  /* (WadError, ValueError): a write the game can't load */
+  PyObject *MissingChunkError; /* (FormatError, KeyError): a chunk a reader needs */
   PyObject *WadWarning;  /* (UserWarning): tolerated oddities in a file */
   PyObject *EngWadType;
   PyObject *EngGeomType;
@@ -31,6 +32,11 @@ PyObject *wk_raise (WkModState *st, GError *error);
  * PathLike): a file error becomes the OSError subclass of its errno with
  * .errno, .strerror and .filename set; other errors as wk_raise. */
 PyObject *wk_raise_path (WkModState *st, GError *error, PyObject *path);
+
+/* MissingChunkError "this level has no <chunk> chunk" (.chunk, .offset
+ * None, .context = container); returns NULL. */
+PyObject *wk_raise_missing (WkModState *st, const char *chunk,
+                            const char *container);
 
 /* A WadWarning at the first caller outside the wadkit package (warn.c);
  * -1 if a filter raised. wk_warn_all: one per string of warnings. */
@@ -63,6 +69,7 @@ int wk_rc2_tfrag_register (PyObject *module, WkModState *st);
 int wk_eng_new_register (PyObject *module, WkModState *st);
 int wk_rc2_build_register (PyObject *module, WkModState *st);
 int wk_warn_register (PyObject *module, WkModState *st);
+int wk_detect_register (PyObject *module, WkModState *st);
 
 /* dict[key] = value, stealing value; -1 on failure (value may be NULL, as
  * when the call that made it failed). */

@@ -199,8 +199,10 @@ static PyType_Slot rc2_level_slots[] = {
   { Py_tp_methods, rc2_level_methods },
   { Py_bf_getbuffer, rc2_level_getbuffer },
   { Py_tp_doc, "Rc2Level(source): an RC2 LEVEL<n>.WAD, parsed and cross-checked. "
-               "source is a path (memory-mapped) or bytes-like (copied); the "
-               "object exposes the whole file through the buffer protocol." },
+               "source is a path (memory-mapped for the object's lifetime), "
+               "a bytes object (shared, not copied) or another bytes-like "
+               "object (copied); the object exposes the whole file through "
+               "the buffer protocol." },
   { 0, NULL },
 };
 

@@ -48,3 +48,15 @@ wk_eng_tex_flat_rgb (const WkEngTexEntry *e, guint8 rgb[3])
   rgb[2] = e->v0;
   return TRUE;
 }
+
+void
+wk_eng_tex_entry_flat (const guint8 rgb[3], guint16 flags, WkEngTexEntry *e)
+{
+  e->flags = flags | WK_ENG_TEX_FLAT;
+  e->page = 0;
+  e->page2 = -1;
+  e->u0 = rgb[0];
+  e->u1 = rgb[1];
+  e->v0 = rgb[2];
+  e->v1 = 255;
+}

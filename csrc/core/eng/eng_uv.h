@@ -39,6 +39,10 @@ void wk_eng_tex_entry_decode (const guint8 raw[WK_ENG_TEX_ENTRY_SIZE],
 void wk_eng_tex_entry_encode (const WkEngTexEntry *e,
                               guint8 raw[WK_ENG_TEX_ENTRY_SIZE]);
 
+/* A flat-colour entry: flags | WK_ENG_TEX_FLAT, page 0, page2 -1, the
+ * colour in u0, u1, v0 and 255 in v1 (as the original files have it). */
+void wk_eng_tex_entry_flat (const guint8 rgb[3], guint16 flags, WkEngTexEntry *e);
+
 /* UV rectangle in 0..1: rect = {U0, V0, U1, V1} with U0 = u0/256,
  * U1 = (u1+1)/256, V0 = v0/256, V1 = (v1+1)/256. */
 void wk_eng_tex_uv_rect (const WkEngTexEntry *e, gfloat rect[4]);

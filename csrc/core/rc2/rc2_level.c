@@ -51,6 +51,15 @@ const WkRc2CoreField wk_rc2_core_fields[] = {
   { "occlusion_rad2", 0xb8, FALSE }, { NULL, 0, FALSE },
 };
 
+gboolean
+wk_rc2_level_sniff (const guint8 *head, gsize n)
+{
+  if (n < WK_RC2_SNIFF_SIZE)
+    return FALSE;
+  const guint32 size = wk_le32 (head);
+  return size == WK_RC2_HEADER || size == WK_RC2_HEADER_PAL;
+}
+
 void
 wk_rc2_level_free (WkRc2Level *lvl)
 {
@@ -236,7 +245,7 @@ wk_rc2_level_parse (GBytes *bytes, GError **error)
       return NULL;
     }
   lvl->header_size = wk_le32 (data);
-  if (lvl->header_size != 0x60 && lvl->header_size != 0x68)
+  if (lvl->header_size != WK_RC2_HEADER && lvl->header_size != WK_RC2_HEADER_PAL)
     {
       wk_set_error (error, WK_ERROR_FORMAT, 0,
                     "header size 0x%x is neither 0x60 nor 0x68", lvl->header_size);

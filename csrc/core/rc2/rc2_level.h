@@ -12,6 +12,9 @@
 G_BEGIN_DECLS
 
 #define WK_RC2_SECTOR 2048u
+#define WK_RC2_HEADER 0x60u        /* the level header's size field */
+#define WK_RC2_HEADER_PAL 0x68u    /* the variant with gameplay_pal */
+#define WK_RC2_SNIFF_SIZE 16       /* bytes wk_rc2_level_sniff needs */
 #define WK_RC2_CORE_HEADER 0xbcu
 #define WK_RC2_DATA_HEADER 0x58u
 #define WK_RC2_MAX_EXTENTS 11
@@ -39,6 +42,10 @@ typedef struct {
   gint32 core[WK_RC2_CORE_HEADER / 4]; /* the core header's words as stored */
   gsize core_stream_size;  /* core_data's WAD-LZ size field */
 } WkRc2Level;
+
+/* TRUE when head (the file's first n bytes) looks like an RC2 level: it
+ * starts with the header size, WK_RC2_HEADER or WK_RC2_HEADER_PAL. */
+gboolean wk_rc2_level_sniff (const guint8 *head, gsize n);
 
 /* Parse and cross-check the container (no decompression). Takes a
  * reference on bytes. */
