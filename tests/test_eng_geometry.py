@@ -1,6 +1,6 @@
 """ENG level geometry: TRAK/STPC models, MAP tile part, spaces, tile
 transform, UVs, vertex colours, world mesh, byte-identical rebuild. Expected
-numbers are worked out by hand from the spec (eng-level-geometry.md)."""
+numbers are worked out by hand from the spec (docs/formats/eng.md)."""
 import struct
 import warnings
 

@@ -1,12 +1,12 @@
 /* ENG collision polygons: decode a 32-byte record into a polygon (surface
  * plane + corners) and encode a polygon into a record the engine reads.
- * Spec: eng-level-geometry.md §2 (spaces), §3 item 4 (record), floor test.
+ * docs/formats/eng-collision.md ("Space", "The record", "Encoding").
  *
  * Plane scale. The engine multiplies the i8 normal by 32 and compares with
  * d·4096 (d an i16), so a record plane is  (n/127)·p = d/4064  with p in
  * units (1.0 = one grid cell). Everything here uses that scale.
  *
- * Space. Records are in tile-local GAME space (= file space, §2: right-handed,
+ * Space. Records are in tile-local GAME space (= file space, eng_space.h: right-handed,
  * y up, z as in the game). Export space (the TRAK vertices' own space) is the
  * same with z negated and the corner order reversed after the first corner. */
 #pragma once

@@ -1,6 +1,6 @@
 /* ENG STPC chunk: object ("strat") models, skeletal animations, then data
  * the geometry code keeps opaque (the WFPC&0x100 block and strat scripts).
- * Spec: eng-level-geometry.md §6.
+ * docs/formats/eng.md "STPC animations".
  *
  * u32 n1; n1 × (0x8c header + data); u32 n2; n2 × animation; rest.
  * Animation: 32-byte header {+0 nA, +4 ptr, +8 nFrames, +0xc flag,

@@ -9,7 +9,7 @@
  *   u32 nTex; nTex × 8-byte entries (eng_uv.h)
  *   rest: u32 nEffects + effect records (kept byte for byte)
  *
- * Spec: eng-level-geometry.md §7; docs/formats/eng.md "TEXT". Pure C11 +
+ * docs/formats/eng.md "TEXT". Pure C11 +
  * GLib. Rebuilding an unchanged WkEngText gives the input byte for byte. */
 #pragma once
 #include <glib.h>

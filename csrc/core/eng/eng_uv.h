@@ -1,6 +1,6 @@
 /* ENG texture-table entries and the engine's UV rules — the ONE
  * implementation shared by the texture code (TEXT) and the geometry code
- * (world mesh, write path). Spec: eng-level-geometry.md §3 "UVs", §7. */
+ * (world mesh, write path). docs/formats/eng.md "World mesh", "TEXT". */
 #pragma once
 #include <glib.h>
 
