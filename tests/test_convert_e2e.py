@@ -1,6 +1,6 @@
 """End to end: ENG WADs built by the from-spec builders → `wadkit convert`
 / `textures` → files checked against hand-derived positions, UVs, pixels
-and collision. Skipped until the geometry and TEXT readers are in the build."""
+and collision."""
 import json
 import struct
 import subprocess
@@ -15,10 +15,8 @@ from wadkit import export
 
 import gltf_check as G
 
-L = pytest.importorskip("builders.eng_level")
-T = pytest.importorskip("builders.eng_text")
-if not (hasattr(wadkit.eng.Level, "world_mesh") and hasattr(wadkit.eng.Level, "pages")):
-    pytest.skip("ENG geometry/TEXT readers not in this build", allow_module_level=True)
+from builders import eng_level as L
+from builders import eng_text as T
 
 
 def run(*args):
@@ -168,8 +166,6 @@ def test_object_uvs_follow_the_world_mesh_rules(write, tmp_path):
 def test_import_mesh_round_trip(write, tmp_path, fmt):
     """convert → import-mesh into the same level → the world mesh has the same
     triangles with the same UVs (hand-derived CORNERS) and the page intact."""
-    if not hasattr(wadkit.eng.Level, "with_geometry"):
-        pytest.skip("the ENG write path is not in this build")
     src = write("small.wad", small_level())
     mesh_path = tmp_path / f"m.{fmt}"
     assert run("convert", src, "-o", str(mesh_path), "--collision").returncode == 0
