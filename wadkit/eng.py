@@ -19,6 +19,7 @@ from ._core import MissingChunkError
 from ._eng_geom import GeometryMixin, ImportMixin
 from . import _eng_text
 from ._eng_floor import FloorMixin
+from ._level import MappedLevel
 from .results import TextureTable
 
 
@@ -40,7 +41,7 @@ def missing_chunk(tag: str) -> MissingChunkError:
     return err
 
 
-class Level(GeometryMixin, ImportMixin, FloorMixin):
+class Level(MappedLevel, GeometryMixin, ImportMixin, FloorMixin):
     """An ENG level WAD. Holds the file mapped until close() (or the end of
     a with block); edits are kept until save()."""
 
@@ -51,37 +52,19 @@ class Level(GeometryMixin, ImportMixin, FloorMixin):
         self.chunks = [Chunk(_tag(name), off, size) for name, off, size, _ in self._raw]
         self._replaced: dict[int, bytes] = {}
 
-    # --- lifetime: the mapped file is held until close() ---
+    # the mapped file is held until close() (wadkit/_level.py)
+    _KEEP = ("path", "chunks", "_raw", "_replaced")
+
     @property
     def _wad(self) -> _core.EngWad:
-        wad = self.__dict__.get("_wad_obj")
-        if wad is None:
-            raise ValueError("the level is closed")
-        return wad
+        return self._held()
 
     @_wad.setter
     def _wad(self, wad: _core.EngWad) -> None:
-        self.__dict__["_wad_obj"] = wad
-
-    @property
-    def closed(self) -> bool:
-        return self.__dict__.get("_wad_obj") is None
-
-    def close(self) -> None:
-        """Let go of the file (the mapping ends once no array or view made
-        from it is left). Using the level afterwards raises ValueError."""
-        keep = ("path", "chunks", "_raw", "_replaced")
-        for name in [n for n in self.__dict__ if n not in keep]:
-            del self.__dict__[name]
-
-    def __enter__(self) -> Level:
-        return self
-
-    def __exit__(self, *exc) -> None:
-        self.close()
+        self._hold(wad)
 
     def __repr__(self) -> str:
-        where = repr(self.path) if self.path else "in memory"
+        where = self._where()
         if self.closed:
             return f"<wadkit.eng.Level {where}, closed>"
         edited = f", {len(self._replaced)} chunks replaced" if self._replaced else ""

@@ -18,6 +18,7 @@ from functools import cached_property
 
 from . import _core
 from ._core import FormatError
+from ._level import MappedLevel
 from .lz import DEFAULT_MAX_SIZE
 from .results import Patch, Terrain
 
@@ -28,7 +29,7 @@ def _format_error(message: str, offset: int | None, context: str):
     return err
 
 
-class Level:
+class Level(MappedLevel):
     """An RC2 level WAD, parsed and cross-checked; the file stays mapped
     until close() (or the end of a with block)."""
 
@@ -45,39 +46,20 @@ class Level:
         self.sections = {n: r for n, r in level.sections.items() if r[1]}
         self.core_header = level.core_header
 
-    # --- lifetime: the mapped file is held until close() ---
+    # the mapped file is held until close() (wadkit/_level.py)
+    _KEEP = ("path", "max_size", "header", "extents", "sectors", "sections",
+             "core_header")
+
     @property
     def _lvl(self) -> _core.Rc2Level:
-        lvl = self.__dict__.get("_lvl_obj")
-        if lvl is None:
-            raise ValueError("the level is closed")
-        return lvl
+        return self._held()
 
     @_lvl.setter
     def _lvl(self, lvl: _core.Rc2Level) -> None:
-        self.__dict__["_lvl_obj"] = lvl
-
-    @property
-    def closed(self) -> bool:
-        return self.__dict__.get("_lvl_obj") is None
-
-    def close(self) -> None:
-        """Let go of the file and of what was decompressed (the mapping ends
-        once no view made from it is left). Using the level afterwards
-        raises ValueError."""
-        keep = ("path", "max_size", "header", "extents", "sectors", "sections",
-                "core_header")
-        for name in [n for n in self.__dict__ if n not in keep]:
-            del self.__dict__[name]
-
-    def __enter__(self) -> Level:
-        return self
-
-    def __exit__(self, *exc) -> None:
-        self.close()
+        self._hold(lvl)
 
     def __repr__(self) -> str:
-        where = repr(self.path) if self.path else "in memory"
+        where = self._where()
         if self.closed:
             return f"<wadkit.rc2.Level {where}, closed>"
         return (f"<wadkit.rc2.Level {where}: level {self.header['id']}, "

@@ -15,13 +15,17 @@ from numpy.typing import NDArray
 Space = Literal["file", "export"]
 
 
-class WorldMesh(TypedDict):
-    """eng.Level.world_mesh()."""
+class Mesh(TypedDict):
+    """What every level mesh has (ENG world mesh, RC2 terrain)."""
     positions: NDArray[np.float32]   # (V, 3)
     triangles: NDArray[np.uint32]    # (T, 3)
     uv: NDArray[np.float32]          # (T, 3, 2)
     color: NDArray[np.float32]       # (T, 3, 4)
     texture: NDArray[np.int32]       # (T,)
+
+
+class WorldMesh(Mesh):
+    """eng.Level.world_mesh()."""
     page: NDArray[np.int32]          # (T,)
     face_flags: NDArray[np.uint16]   # (T,)
     tile: NDArray[np.int32]          # (T,)
@@ -79,13 +83,8 @@ class FloorHit(TypedDict, total=False):
     candidates: list[dict[str, Any]]
 
 
-class Terrain(TypedDict):
+class Terrain(Mesh):
     """rc2.Level.terrain()."""
-    positions: NDArray[np.float32]   # (V, 3)
-    triangles: NDArray[np.uint32]    # (T, 3)
-    uv: NDArray[np.float32]          # (T, 3, 2)
-    color: NDArray[np.float32]       # (T, 3, 4)
-    texture: NDArray[np.int32]       # (T,)
     patch: NDArray[np.int32]         # (T,)
 
 

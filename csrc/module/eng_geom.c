@@ -268,16 +268,7 @@ geom_flags (EngGeomObject *g, void *closure)
 static PyObject *
 geom_warnings (EngGeomObject *g, void *closure)
 {
-  PyObject *list = PyList_New (g->warnings->len);
-  for (guint i = 0; list && i < g->warnings->len; i++)
-    {
-      PyObject *s = PyUnicode_FromString (g_ptr_array_index (g->warnings, i));
-      if (s == NULL)
-        Py_CLEAR (list);
-      else
-        PyList_SET_ITEM (list, i, s);
-    }
-  return list;
+  return wk_str_list (g->warnings);
 }
 
 static PyObject *

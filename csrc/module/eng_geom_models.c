@@ -70,6 +70,18 @@ fail_d:
   return NULL;
 }
 
+typedef struct {
+  const GPtrArray *models;
+  WkEngSpace space;
+} ModelsIn;
+
+static PyObject *
+model_item (gconstpointer data, guint i)
+{
+  const ModelsIn *in = data;
+  return model_dict (g_ptr_array_index (in->models, i), in->space);
+}
+
 PyObject *
 geom_models (EngGeomObject *g, PyObject *args, PyObject *kwds)
 {
@@ -84,16 +96,8 @@ geom_models (EngGeomObject *g, PyObject *args, PyObject *kwds)
   const GPtrArray *models = objects ? (g->stpc ? g->stpc->models : NULL) : g->trak;
   if (models == NULL)
     return PyList_New (0);
-  PyObject *list = PyList_New (models->len);
-  for (guint i = 0; list && i < models->len; i++)
-    {
-      PyObject *d = model_dict (g_ptr_array_index (models, i), space);
-      if (d == NULL)
-        Py_CLEAR (list);
-      else
-        PyList_SET_ITEM (list, i, d);
-    }
-  return list;
+  ModelsIn in = { models, space };
+  return wk_list_of (models->len, model_item, &in);
 }
 
 /* ---- animations ---- */
@@ -154,20 +158,17 @@ fail:
   return NULL;
 }
 
+static PyObject *
+anim_item (gconstpointer stpc, guint i)
+{
+  const WkEngStpc *s = stpc;
+  return anim_dict (s, &g_array_index (s->anims, WkEngAnim, i));
+}
+
 PyObject *
 geom_animations (EngGeomObject *g, PyObject *unused)
 {
   if (g->stpc == NULL)
     return PyList_New (0);
-  GArray *anims = g->stpc->anims;
-  PyObject *list = PyList_New (anims->len);
-  for (guint i = 0; list && i < anims->len; i++)
-    {
-      PyObject *d = anim_dict (g->stpc, &g_array_index (anims, WkEngAnim, i));
-      if (d == NULL)
-        Py_CLEAR (list);
-      else
-        PyList_SET_ITEM (list, i, d);
-    }
-  return list;
+  return wk_list_of (g->stpc->anims->len, anim_item, g->stpc);
 }

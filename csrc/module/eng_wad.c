@@ -68,38 +68,23 @@ eng_wad_getbuffer (EngWadObject *self, Py_buffer *view, int flags)
 }
 
 static PyObject *
+chunk_item (gconstpointer chunks, guint i)
+{
+  const WkEngChunk *c = &g_array_index ((GArray *) chunks, WkEngChunk, i);
+  return Py_BuildValue ("(snnk)", c->name, (Py_ssize_t) c->offset,
+                        (Py_ssize_t) c->size, (unsigned long) c->size_field);
+}
+
+static PyObject *
 eng_wad_chunks (EngWadObject *self, void *closure)
 {
-  GArray *chunks = self->wad->chunks;
-  PyObject *list = PyList_New (chunks->len);
-  for (guint i = 0; list && i < chunks->len; i++)
-    {
-      const WkEngChunk *c = &g_array_index (chunks, WkEngChunk, i);
-      PyObject *t = Py_BuildValue ("(snnk)", c->name, (Py_ssize_t) c->offset,
-                                   (Py_ssize_t) c->size,
-                                   (unsigned long) c->size_field);
-      if (t == NULL)
-        Py_CLEAR (list);
-      else
-        PyList_SET_ITEM (list, i, t);
-    }
-  return list;
+  return wk_list_of (self->wad->chunks->len, chunk_item, self->wad->chunks);
 }
 
 static PyObject *
 eng_wad_warnings (EngWadObject *self, void *closure)
 {
-  GPtrArray *w = self->wad->warnings;
-  PyObject *list = PyList_New (w->len);
-  for (guint i = 0; list && i < w->len; i++)
-    {
-      PyObject *s = PyUnicode_FromString (g_ptr_array_index (w, i));
-      if (s == NULL)
-        Py_CLEAR (list);
-      else
-        PyList_SET_ITEM (list, i, s);
-    }
-  return list;
+  return wk_str_list (self->wad->warnings);
 }
 
 static PyObject *

@@ -75,6 +75,12 @@ int wk_detect_register (PyObject *module, WkModState *st);
  * when the call that made it failed). */
 int wk_dict_put (PyObject *dict, const char *key, PyObject *value);
 
+/* A list of n items, item i made by item(data, i); NULL (with the
+ * exception) when one cannot be made. wk_str_list: the strings as str. */
+typedef PyObject *(*WkItemFunc) (gconstpointer data, guint i);
+PyObject *wk_list_of (guint n, WkItemFunc item, gconstpointer data);
+PyObject *wk_str_list (const GPtrArray *strings);
+
 /* A core result as bytes: out copied into a new bytes object and released;
  * out == NULL raises error via wk_raise. */
 PyObject *wk_bytes_result (WkModState *st, GBytes *out, GError *error);

@@ -63,3 +63,30 @@ wk_bytes_getbuffer (PyObject *owner, GBytes *bytes, Py_buffer *view, int flags)
   return PyBuffer_FillInfo (view, owner, (void *) data, (Py_ssize_t) size, 1,
                             flags);
 }
+
+PyObject *
+wk_list_of (guint n, WkItemFunc item, gconstpointer data)
+{
+  PyObject *list = PyList_New (n);
+  for (guint i = 0; list && i < n; i++)
+    {
+      PyObject *v = item (data, i);
+      if (v == NULL)
+        Py_CLEAR (list); /* a list with NULL slots is freed safely */
+      else
+        PyList_SET_ITEM (list, i, v);
+    }
+  return list;
+}
+
+static PyObject *
+str_item (gconstpointer strings, guint i)
+{
+  return PyUnicode_FromString (g_ptr_array_index ((GPtrArray *) strings, i));
+}
+
+PyObject *
+wk_str_list (const GPtrArray *strings)
+{
+  return wk_list_of (strings ? strings->len : 0, str_item, strings);
+}
