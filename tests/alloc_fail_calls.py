@@ -146,6 +146,7 @@ CALLS = {
                                RC2_LEVEL.sections, RC2_LEVEL.core_header),
     "Rc2Level.decompress": lambda: (RC2_LEVEL.decompress("core_data"),
                                     RC2_LEVEL.decompress("gameplay")),
+    "Rc2Level.tfrag_block": lambda: RC2_LEVEL.tfrag_block(len(RC2_CORE)),
     "Rc2Level.tfrag_textures": lambda: RC2_LEVEL.tfrag_textures(RC2_CORE),
     "lz_decompress": lambda: _core.lz_decompress(LZ),
     "lz_compress": lambda: _core.lz_compress(b"abcabcabc" * 20, "lazy"),

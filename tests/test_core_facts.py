@@ -58,3 +58,28 @@ def test_rc2_texture_entry_errors_name_the_entry(write):
     assert e.value.offset == index_at + 0xC0 + 16
     assert e.value.context == "RC2 tfrag textures"
     assert data[e.value.offset + 10] == 1          # the palette field
+
+
+def test_rc2_tfrag_block_and_count_checked_in_c():
+    """The tfrags block ends at the first of occlusion/sky/collision after
+    it; a negative texture count is a FormatError at its core-header field
+    (docs/formats/rc2.md)."""
+    from builders import rc2_level as R
+    data, _ = R.level()
+    lvl = wadkit.rc2.from_bytes(data)
+    h = lvl.core_header
+    start, end, count = lvl._lvl.tfrag_block(len(lvl.core_data))
+    assert start == h["tfrags"] and count == h["tfrag_textures"][0]
+    assert end == min(h[k] for k in ("occlusion", "sky", "collision") if h[k] > start)
+    assert lvl._lvl.tfrag_block(start + 1)[1] == start + 1     # cut by core_data
+    header_at = lvl.sections["core_index"][0]
+    with pytest.raises(ValueError, match="core_size"):
+        lvl._lvl.tfrag_block(-1)
+    for field, value, match in ((0x30, -1, "count -1 is negative"),):
+        bad = bytearray(data)
+        bad[header_at + field:header_at + field + 4] = value.to_bytes(4, "little", signed=True)
+        lvl = wadkit.rc2.from_bytes(bytes(bad))
+        with pytest.raises(wadkit.FormatError, match=match) as e:
+            lvl.terrain()
+        assert e.value.offset == header_at + field
+        assert e.value.context == "RC2 core header"

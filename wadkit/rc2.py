@@ -17,16 +17,9 @@ import os
 from functools import cached_property
 
 from . import _core
-from ._core import FormatError
 from ._level import MappedLevel
 from .lz import DEFAULT_MAX_SIZE
 from .results import Patch, Terrain
-
-
-def _format_error(message: str, offset: int | None, context: str):
-    err = FormatError(message)
-    err.offset, err.context = offset, context
-    return err
 
 
 class Level(MappedLevel):
@@ -100,11 +93,8 @@ class Level(MappedLevel):
     def tfrag_block(self) -> memoryview:
         """The tfrags block of core_data: from the tfrags offset to the first
         of the occlusion / sky / collision offsets after it (it has no
-        stored size)."""
-        h = self.core_header
-        start = h["tfrags"]
-        ends = [h[k] for k in ("occlusion", "sky", "collision") if h[k] > start]
-        end = min(ends) if ends else len(self.core_data)
+        stored size; C: wk_rc2_tfrag_block)."""
+        start, end, _ = self._lvl.tfrag_block(len(self.core_data))
         return memoryview(self.core_data)[start:end]
 
     def terrain(self, lod: int = 0) -> Terrain:
@@ -121,13 +111,8 @@ class Level(MappedLevel):
     def _tfrags(self, lod: int) -> dict:
         cache = self.__dict__.setdefault("_tfrag_cache", {})
         if lod not in cache:
-            count = self.core_header["tfrag_textures"][0]
-            if count < 0:   # -1 would switch the texture-index check off
-                raise _format_error(
-                    f"tfrag texture count {count} is negative",
-                    self.sections["core_index"][0] + 0x30, "RC2 core header")
-            cache[lod] = _core.tfrag_parse(self.tfrag_block(), lod, count,
-                                           self.core_header["tfrags"])
+            start, _, count = self._lvl.tfrag_block(len(self.core_data))
+            cache[lod] = _core.tfrag_parse(self.tfrag_block(), lod, count, start)
         return cache[lod]
 
     @property

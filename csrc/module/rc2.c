@@ -133,6 +133,27 @@ rc2_level_decompress (Rc2LevelObject *self, PyObject *args, PyObject *kwds)
                               (gint64) off, max_size, (Py_ssize_t) expected, ctx);
 }
 
+/* tfrag_block(core_size) -> (start, end, texture_count) */
+static PyObject *
+rc2_level_tfrag_block (Rc2LevelObject *self, PyObject *arg)
+{
+  WkModState *st = wk_state_from_type (Py_TYPE (self));
+  Py_ssize_t size = PyLong_AsSsize_t (arg);
+  if (st == NULL || (size == -1 && PyErr_Occurred ()))
+    return NULL;
+  if (size < 0)
+    {
+      PyErr_SetString (PyExc_ValueError, "core_size must be >= 0");
+      return NULL;
+    }
+  gsize start, end;
+  guint count;
+  GError *error = NULL;
+  if (!wk_rc2_tfrag_block (self->lvl, (gsize) size, &start, &end, &count, &error))
+    return wk_raise (st, error);
+  return Py_BuildValue ("(nnI)", (Py_ssize_t) start, (Py_ssize_t) end, count);
+}
+
 /* tfrag_textures(core_data) -> [(H, W, 4) uint8]: the table decoded and
  * checked in the core (rc2_texture.c), the texels expanded here into
  * arrays allocated here. */
@@ -185,6 +206,9 @@ static PyMethodDef rc2_level_methods[] = {
     METH_VARARGS | METH_KEYWORDS,
     "decompress(name, max_size=1<<28) -> bytes: 'core_data', 'gameplay' or "
     "'gameplay_pal', checked against the size the container declares" },
+  { "tfrag_block", (PyCFunction) rc2_level_tfrag_block, METH_O,
+    "tfrag_block(core_size, /) -> (start, end, texture_count): where the "
+    "tfrags block lies in core_data and the tfrag texture count, checked" },
   { "tfrag_textures", (PyCFunction) rc2_level_tfrag_textures, METH_O,
     "tfrag_textures(core_data, /) -> [(H, W, 4) uint8]: the tfrag texture "
     "table decoded, each entry checked against core_data (the decompressed "

@@ -318,3 +318,39 @@ wk_rc2_stream (const WkRc2Level *lvl, const char *name, gsize *offset,
   *size = x->size;
   return TRUE;
 }
+
+gboolean
+wk_rc2_tfrag_block (const WkRc2Level *lvl, gsize core_size, gsize *start,
+                    gsize *end, guint *texture_count, GError **error)
+{
+  const gsize header_at = wk_rc2_section (lvl, "core_index")->offset;
+  const gint64 tfrags = WK_RC2_CORE (lvl, 0x08);
+  const gint64 count = WK_RC2_CORE (lvl, 0x30);
+  if (count < 0)
+    { /* -1 would switch the texture-index check of the parse off */
+      wk_set_error (error, WK_ERROR_FORMAT, (gint64) header_at + 0x30,
+                    "tfrag texture count %" G_GINT64_FORMAT " is negative", count);
+      wk_error_prefix (error, "RC2 core header");
+      return FALSE;
+    }
+  if (tfrags < 0 || (guint64) tfrags > core_size)
+    {
+      wk_set_error (error, WK_ERROR_FORMAT, (gint64) header_at + 0x08,
+                    "tfrags offset 0x%" G_GINT64_MODIFIER "x lies outside the %"
+                    G_GSIZE_FORMAT "-byte core data", tfrags, core_size);
+      wk_error_prefix (error, "RC2 core header");
+      return FALSE;
+    }
+  static const guint after[3] = { 0x0c, 0x10, 0x14 }; /* occlusion, sky, collision */
+  gint64 stop = (gint64) core_size;
+  for (int k = 0; k < 3; k++)
+    {
+      const gint64 v = WK_RC2_CORE (lvl, after[k]);
+      if (v > tfrags && v < stop)
+        stop = v;
+    }
+  *start = (gsize) tfrags;
+  *end = (gsize) stop;
+  *texture_count = (guint) count;
+  return TRUE;
+}

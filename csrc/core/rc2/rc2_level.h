@@ -70,6 +70,15 @@ extern const WkRc2CoreField wk_rc2_core_fields[];
 #define WK_RC2_COMPRESSED_SIZE 0x88
 #define WK_RC2_DECOMPRESSED_SIZE 0x8c
 
+/* The tfrags block of core_data (it has no stored size): from the core
+ * header's tfrags offset (0x08) to the first of the occlusion, sky and
+ * collision offsets after it, or to the end of core_data; and the tfrag
+ * texture count (0x30). FORMAT error when the offset lies outside
+ * core_data or the count is negative. */
+gboolean wk_rc2_tfrag_block (const WkRc2Level *lvl, gsize core_size,
+                             gsize *start, gsize *end, guint *texture_count,
+                             GError **error);
+
 /* Where a WAD-LZ stream of the level lies and what it must decode to
  * (expected < 0: no declared size). name: "core_data", "gameplay",
  * "gameplay_pal". FALSE with an error when the level has no such stream. */
