@@ -13,7 +13,7 @@ import platform
 import sys
 import time
 
-from . import harness, rows_blender, rows_eng, rows_rc2
+from . import harness, rows_batch, rows_blender, rows_eng, rows_rc2, rows_rc2_save
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -30,11 +30,13 @@ def main(argv=None) -> int:
     t0 = time.time()
     rows = rows_eng.rows(rounds, a.quick, workdir)
     rows += rows_rc2.rows(rounds, a.quick, workdir)
+    rows += rows_batch.rows(rounds, a.quick, workdir)
     if a.no_blender:
         rows += rows_blender.skipped("not run (--no-blender)")
     else:
         rows += rows_blender.rows(rounds, a.quick, workdir,
                                   os.path.join(workdir, "eng_x1.wad"))
+        rows += rows_rc2_save.blender_rows(rounds, a.quick, workdir)
     print(harness.table(rows))
     meta = {"rounds": rounds, "quick": a.quick, "python": sys.version.split()[0],
             "machine": platform.machine(), "cpus": os.cpu_count(),

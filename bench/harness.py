@@ -71,6 +71,8 @@ def _value(v: float | None, unit: str) -> str:
         return f"{v * 1e3:.2f} ms" if v < 10 else f"{v:.1f} s"
     if unit == "B":
         return f"{v / 1e6:.1f} MB"
+    if unit == "bytes":
+        return f"{v:,.0f} B"
     return f"{v:g} {unit}"
 
 

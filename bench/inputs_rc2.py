@@ -70,3 +70,88 @@ def core(size_mb: float = 12, seed: int = 7, patches: int = 800) -> bytes:
     out = b"".join(parts)
     target = int(size_mb * (1 << 20))
     return out + bytes(max(0, target - len(out)))
+
+
+def gameplay(n_mobies: int = 600, seed: int = 7) -> bytes:
+    """A stand-in decompressed gameplay section [assumed layout, picked to
+    look like one, not measured]: a small header table, moby instances
+    (0x88-byte records: ids, a position, rotation, floats and flags), tie
+    and shrub instances (4×4 float matrices with an id), and paths (float
+    points)."""
+    rng = np.random.default_rng(seed)
+    head = np.arange(0, 0x100, 4, dtype="<u4") * 0x10
+    moby = np.zeros(n_mobies, dtype=[("size", "<u4"), ("mission", "<i4"), ("uid", "<i4"),
+                                     ("bolts", "<i4"), ("cls", "<u2"), ("pad0", "<u2"),
+                                     ("scale", "<f4"), ("draw", "<f4"), ("update", "<i4"),
+                                     ("pos", "<f4", 3), ("rot", "<f4", 3), ("group", "<i4"),
+                                     ("light", "<i4"), ("pvar", "<i4"), ("color", "u1", 4),
+                                     ("rest", "<i4", 12)])
+    moby["size"] = 0x88
+    moby["mission"] = -1
+    moby["uid"] = np.arange(n_mobies)
+    moby["cls"] = rng.choice([0x1f4, 0x1f5, 0x2a0, 0x0c8, 0x3e8, 0x102], n_mobies)
+    moby["scale"] = 1.0
+    moby["draw"] = 64.0
+    moby["update"] = 32
+    moby["pos"] = np.round(rng.uniform(-400, 400, (n_mobies, 3)), 2)
+    moby["rot"][:, 2] = rng.choice([0.0, 1.5707964, 3.1415927], n_mobies)
+    moby["group"] = -1
+    moby["pvar"] = np.where(rng.random(n_mobies) < 0.3, np.arange(n_mobies), -1)
+    moby["color"] = [0x80, 0x80, 0x80, 0xff]
+    moby["rest"][:, ::3] = -1
+    n_ties = n_mobies * 2
+    ties = np.zeros((n_ties, 20), "<f4")
+    ang = rng.uniform(0, 2 * np.pi, n_ties)
+    ties[:, 0], ties[:, 2], ties[:, 5] = np.cos(ang), np.sin(ang), 1.0
+    ties[:, 8], ties[:, 10], ties[:, 15] = -np.sin(ang), np.cos(ang), 1.0
+    ties[:, 12:15] = np.round(rng.uniform(-400, 400, (n_ties, 3)), 1)
+    ties_i = ties.view("<i4")
+    ties_i[:, 16] = rng.integers(0, 80, n_ties)
+    ties_i[:, 17] = -1
+    paths = np.round(np.cumsum(rng.normal(0, 2, (n_mobies * 8, 4)), axis=0), 2).astype("<f4")
+    paths[:, 3] = 0.0
+    return b"".join(a.tobytes() for a in (head, moby, ties, paths))
+
+
+def text_like(size: int, seed: int = 7) -> bytes:
+    """Word soup of a Zipf-distributed vocabulary with punctuation and
+    line breaks (the way text, scripts and strings compress)."""
+    rng = np.random.default_rng(seed)
+    letters = np.frombuffer(b"etaoinshrdlcumwfgypbvkjxqz", np.uint8)
+    vocab = []
+    for _ in range(4000):
+        n = int(rng.integers(2, 10))
+        vocab.append(bytes(letters[np.minimum(rng.geometric(0.15, n) - 1, 25)]))
+    ranks = np.minimum(rng.zipf(1.3, size // 3), len(vocab)) - 1
+    out, n = [], 0
+    for k, r in enumerate(ranks):
+        w = vocab[r]
+        out.append(w + (b".\n" if k % 13 == 12 else b", " if k % 7 == 6 else b" "))
+        n += len(out[-1])
+        if n >= size:
+            break
+    return b"".join(out)[:size]
+
+
+def lz_inputs(quick: bool = False) -> dict[str, bytes]:
+    """The WAD-LZ compression rows' ten inputs (name -> bytes): generated
+    level cores of three sizes and the tfrag block alone, gameplay of two
+    sizes, the ENG ×1 level, and 2 MiB each of random bytes, zeros and
+    text-like bytes. quick: the same kinds, tiny."""
+    from . import inputs
+    k = 1 / 32 if quick else 1
+    mib = int((2 << 20) * k)
+    block, _ = tfrag_block(25 if quick else 800, seed=3)
+    eng = (inputs.tiny_eng_level_wad() if quick else inputs.eng_level_wad(1))[0]
+    return {
+        "core 12 MiB": core(12 * k, patches=20 if quick else 800),
+        "core 4 MiB": core(4 * k, seed=5, patches=10 if quick else 300),
+        "core 1.3 MiB": core(1.3 * k, seed=3, patches=5 if quick else 100),
+        "tfrag block": block,
+        "gameplay 600": gameplay(20 if quick else 600),
+        "gameplay 3000": gameplay(60 if quick else 3000, seed=9),
+        "ENG level ×1": eng,
+        "random 2 MiB": np.random.default_rng(1).integers(0, 256, mib, np.uint8).tobytes(),
+        "zeros 2 MiB": bytes(mib),
+        "text-like 2 MiB": text_like(mib),
+    }

@@ -126,8 +126,11 @@ def world_mesh(wad: bytes) -> dict[str, np.ndarray]:
         if not m["faces"]:
             continue
         rx, ry, rz, bx, by, bz = t["b"]
-        a = ry / 4096.0 * 2.0 * math.pi
-        ca, sa = math.cos(a), math.sin(a)
+        if ry % 1024 == 0:     # exact at quarter turns (docs/formats/eng.md)
+            ca, sa = ((1, 0), (0, 1), (-1, 0), (0, -1))[(ry >> 10) & 3]
+        else:
+            a = ry / 4096.0 * 2.0 * math.pi
+            ca, sa = math.cos(a), math.sin(a)
         x, y, z = bx / 4096.0, by / 4096.0, -bz / 4096.0
         for v in m["verts"]:
             pos.append((x + v[0] * ca - v[2] * sa, y + v[1],

@@ -126,6 +126,42 @@ def _copy_scaling(times: dict, levels: dict) -> list[Row]:
     return rows
 
 
+def fresh_process_rows(path: str, facts: dict, rounds: int) -> list[Row]:
+    """open + world_mesh() in a fresh interpreter (bench/fresh_process.py),
+    against the pure-Python parser in one, and against writing the same
+    output bytes into fresh memory; medians over child processes taking
+    turns."""
+    import statistics
+    ours, ref, limit = [], [], []
+    for r in range(rounds):
+        o = _child("fresh_process.py", ["ours", path])
+        ours.append(o)
+        limit.append(_child("fresh_process.py", ["limit", path, json.dumps(o["shapes"])]))
+        if r < max(3, rounds // 2):
+            ref.append(_child("fresh_process.py", ["ref", path]))
+    med = lambda xs, k="seconds": statistics.median(x[k] for x in xs)  # noqa: E731
+    t_ours, t_ref, t_lim = med(ours), med(ref), med(limit)
+    mb = ours[0]["bytes"] / 1e6
+    tris = facts["world_triangles"]
+    return [
+        Row(f"ENG open + world_mesh, fresh process, {tris // 1000}k triangles",
+            "wadkit.eng.open(path).world_mesh() in a new interpreter (after imports)",
+            "the pure-Python parser in a new interpreter (file read included)",
+            t_ours, t_ref, ratio=t_ref / t_ours, target=100, kind="min",
+            note=(f"×{facts['scale']} level, {facts['tiles']} tiles, {mb:.1f} MB of arrays; "
+                  f"imports apart: numpy {med(ours, 'import_numpy') * 1e3:.0f} ms, "
+                  f"wadkit {med(ours, 'import_wadkit') * 1e3:.0f} ms; "
+                  f"{med(ours, 'faults'):.0f} page faults in the call"),
+            extra={"input": facts}).judge(),
+        Row(f"ENG open + world_mesh, fresh process, vs writing its output bytes",
+            "as above", "numpy.empty + fill of the same shapes in a new interpreter",
+            t_ours, t_lim, ratio=t_ours / t_lim, target=2, kind="max",
+            note=(f"the floor: {mb:.1f} MB into fresh pages takes {t_lim * 1e3:.1f} ms "
+                  f"({med(limit, 'faults'):.0f} page faults); what ours adds is the "
+                  f"parse and the fill")).judge(),
+    ]
+
+
 def rows(rounds: int, quick: bool, workdir: str) -> list[Row]:
     if quick:
         levels = {1: inputs.tiny_eng_level_wad(), 2: inputs.tiny_eng_level_wad(2)}
@@ -141,4 +177,11 @@ def rows(rounds: int, quick: bool, workdir: str) -> list[Row]:
     out = [world_mesh_row(wad1, facts1, rounds)]
     out += fresh_rows(paths, levels, rounds)
     out += [memory_row(paths[s], levels[s][1]) for s in sorted(levels) if s in (1, 10)]
+    big, big_facts = inputs.tiny_eng_level_wad(3) if quick else inputs.eng_level_wad(6)
+    big_path = os.path.join(workdir, "eng_fresh.wad")
+    with open(big_path, "wb") as f:
+        f.write(big)
+    out += fresh_process_rows(big_path, big_facts, rounds)
+    from . import rows_eng_edit
+    out += rows_eng_edit.rows(rounds, quick)
     return out

@@ -27,9 +27,21 @@ if "bpy" in locals():      # F8 / script reload: reload the submodules
 
 import bpy  # noqa: E402
 
-from . import operators, floor_tools  # noqa: E402
+from . import materials, operators, floor_tools  # noqa: E402
 
 _classes = operators.CLASSES + floor_tools.CLASSES
+
+
+def _clear_caches():
+    """The module-level caches hold bpy data of one file (template
+    materials) and mapped level files (floor tools)."""
+    materials.clear_cache()
+    floor_tools.clear_cache()
+
+
+@bpy.app.handlers.persistent
+def _on_load_post(*_args):
+    _clear_caches()
 
 
 def register():
@@ -37,9 +49,13 @@ def register():
         bpy.utils.register_class(c)
     operators.register_menus()
     floor_tools.register_props()
+    bpy.app.handlers.load_post.append(_on_load_post)
 
 
 def unregister():
+    if _on_load_post in bpy.app.handlers.load_post:
+        bpy.app.handlers.load_post.remove(_on_load_post)
+    _clear_caches()
     floor_tools.unregister_props()
     operators.unregister_menus()
     for c in reversed(_classes):

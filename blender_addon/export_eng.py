@@ -1,25 +1,37 @@
-"""Blender scene -> ENG level, through the wadkit write path.
+"""Blender scene -> ENG level: the export patches the base level.
 
-The tile objects of an imported level collection are read back (world
-positions, UVs, vertex colours, the texture index kept as a face attribute),
-converted to file space and compared with the base level's own world mesh:
-when nothing changed the base level is saved as it is (byte-identical);
-otherwise the geometry goes through lvl.with_geometry(...)."""
+The level collection's objects are compared with what the import made of
+the base level (export_tiles.py, export_plan.py); what differs becomes an
+edit of wadkit's LevelEdit; objects the user added become new tiles
+(export_new.py); every object the export cannot write is named in a note
+(a WARNING report). Nothing changed -> the base level is saved as it is
+(byte-identical); "unchanged" is said only when the bytes are."""
 from __future__ import annotations
 
-import bpy
-import numpy as np
+import warnings
+from dataclasses import dataclass
 
 import wadkit
 
-from . import convert, materials
-from .import_eng import (ATTR_TEXTURE, ATTR_TILE, PROP_COLLISION_ZONE, PROP_SOURCE,
-                         PROP_TILE, PROP_ZONE)
-from .mesh_build import drop_degenerate, linear_to_srgb, srgb_to_linear
+from .export_base import Base
+from .export_new import add_new_object, stpc_changed
+from .export_plan import TilePlan
+from .export_read import world_matrices
+from .export_tiles import is_collision
+from .import_eng import PROP_MERGE, PROP_OBJECT, PROP_SOURCE
+from .import_tiles import PROP_TILE
+from .import_zones import PROP_ZONE
 
 
 class ExportError(Exception):
     """An export problem to show the user (a report), nothing written."""
+
+
+@dataclass
+class Options:
+    triangulate: bool = True          # faces of 4+ corners split as Blender does
+    floors_from_faces: bool = False   # new meshes without a collision child: collision = faces
+    zones: str = "keep"               # zones of new tiles: "keep" (the cells') / "flat"
 
 
 def level_collection(context):
@@ -38,271 +50,172 @@ def level_collection(context):
                       if found else "no imported ENG level in the scene")
 
 
-def _matrices(pool, obs) -> np.ndarray:
-    """(len(obs),4,4) world matrices of obs, all objects of the bpy
-    collection `pool`, read in one foreach_get (Blender stores them column
-    by column)."""
-    n = len(pool)
-    flat = np.empty(n * 16, np.float32)
-    pool.foreach_get("matrix_world", flat)
-    where = {ob.as_pointer(): k for k, ob in enumerate(pool)}
-    idx = np.array([where[ob.as_pointer()] for ob in obs], np.int64)
-    return flat.reshape(n, 4, 4).transpose(0, 2, 1)[idx].astype(np.float64)
+class _Scan:
+    """The level collection's objects by kind."""
 
-
-def _read(obs, with_corners: bool = True, ints=(), matrices=None):
-    """The meshes of obs read into arrays over all of them, with one
-    foreach_get per mesh and property: world positions (V,3) Blender space,
-    corner vertices (L,) numbered over all meshes, polygon sizes (F,) and
-    starts (F,), and per object its run of polygons (f_start (G+1,)) and
-    corners; uv (L,2) and linear colour (L,4) when with_corners; ints:
-    (attribute name, per object a value for all its faces or None to
-    read the INT face attribute) -> (F,) under that name (0 where a mesh
-    lacks it)."""
-    me_list = [ob.data for ob in obs]
-    nv = np.array([len(me.vertices) for me in me_list], np.int64)
-    nl = np.array([len(me.loops) for me in me_list], np.int64)
-    nf = np.array([len(me.polygons) for me in me_list], np.int64)
-    v_start, l_start, f_start = (np.concatenate([[0], np.cumsum(x)]) for x in (nv, nl, nf))
-    co = np.empty(int(v_start[-1]) * 3, np.float32)
-    loops = np.empty(int(l_start[-1]), np.int32)
-    sizes = np.empty(int(f_start[-1]), np.int32)
-    starts = np.empty(int(f_start[-1]), np.int32)
-    uv = np.zeros(int(l_start[-1]) * 2, np.float32) if with_corners else None
-    col = np.ones(int(l_start[-1]) * 4, np.float32) if with_corners else None
-    mats = matrices if matrices is not None else np.empty((len(obs), 4, 4), np.float64)
-    ints = [(name, fill, np.zeros(int(f_start[-1]), np.int32)) for name, fill in ints]
-    fast = bpy.app.version >= (4, 0, 0)
-    for i, (ob, me) in enumerate(zip(obs, me_list)):
-        v0, v1, l0, l1 = v_start[i], v_start[i + 1], l_start[i], l_start[i + 1]
-        f0, f1 = f_start[i], f_start[i + 1]
-        if matrices is None:
-            mats[i] = ob.matrix_world
-        at = me.attributes
-        if fast:        # Blender 4+: attributes are copied, properties go element-wise
-            at["position"].data.foreach_get("vector", co[3 * v0:3 * v1])
-            if l1 > l0:
-                at[".corner_vert"].data.foreach_get("value", loops[l0:l1])
-        else:
-            me.vertices.foreach_get("co", co[3 * v0:3 * v1])
-            me.loops.foreach_get("vertex_index", loops[l0:l1])
-        if l1 - l0 == 3 * (f1 - f0):
-            # every polygon has >= 3 corners, so these are all triangles
-            sizes[f0:f1] = 3
-            starts[f0:f1] = np.arange(0, 3 * (f1 - f0), 3)
-        else:
-            me.polygons.foreach_get("loop_total", sizes[f0:f1])
-            me.polygons.foreach_get("loop_start", starts[f0:f1])
-        for name, fill, out in ints:
-            if fill[i] is not None:
-                out[f0:f1] = fill[i]
-                continue
-            a = at.get(name)
-            if a is not None and f1 > f0:
-                try:
-                    a.data.foreach_get("value", out[f0:f1])
-                except (RuntimeError, TypeError):    # not an INT face attribute
-                    out[f0:f1] = 0
-        if with_corners:
-            uvl = me.uv_layers.active
-            if uvl is not None:
-                if fast:
-                    at[uvl.name].data.foreach_get("vector", uv[2 * l0:2 * l1])
+    def __init__(self, coll, n_tiles: int):
+        self.tiles, self.zones, self.stpc, self.new, self.skipped = [], [], [], [], []
+        self.orphans = []
+        self.children: dict[int, list] = {}      # object pointer -> collision children
+        obs = list(coll.all_objects)
+        here = {ob.as_pointer() for ob in obs}
+        for ob in obs:
+            if ob.type != "MESH":
+                self.skipped.append((ob.name, f"a {ob.type.lower()} object, not a mesh"))
+            elif is_collision(ob):
+                parent = ob.parent
+                if parent is None or parent.as_pointer() not in here:
+                    self.orphans.append(ob.name)
                 else:
-                    uvl.data.foreach_get("uv", uv[2 * l0:2 * l1])
-            ca = me.color_attributes.get(materials.COLOR_ATTR)
-            if ca is not None and ca.domain == "CORNER":     # float or byte colours
-                ca.data.foreach_get("color", col[4 * l0:4 * l1])
-    g_v = np.repeat(np.arange(len(obs)), nv)
-    co = co.reshape(-1, 3).astype(np.float64)
-    m = mats[g_v]
-    world = np.einsum("nij,nj->ni", m[:, :3, :3], co) + m[:, :3, 3]
-    g_l = np.repeat(np.arange(len(obs)), nl)
-    g_f = np.repeat(np.arange(len(obs)), nf)
-    return {**{name: out for name, _fill, out in ints},
-            "co": world.astype(np.float32), "loops": loops + v_start[g_l],
-            "sizes": sizes, "starts": starts + l_start[g_f], "f_start": f_start,
-            "nf": nf, "uv": None if uv is None else uv.reshape(-1, 2),
-            "color": None if col is None else col.reshape(-1, 4)}
-
-
-def level_objects(collection):
-    """The tile objects (wadkit_tile) and zone objects (wadkit_zone) of a
-    level collection, tiles by tile, then zones by zone."""
-    tiles = sorted((o for o in collection.objects if o.type == "MESH" and PROP_TILE in o),
-                   key=lambda o: o[PROP_TILE])
-    zones = sorted((o for o in collection.objects if o.type == "MESH" and PROP_ZONE in o),
-                   key=lambda o: o[PROP_ZONE])
-    return tiles + zones
-
-
-def gather(collection, linear_color: bool = False):
-    """File-space triangle soup of the collection's tile (or zone) objects:
-    dict positions (T,3,3), uv (T,3,2), color (T,3,4), texture (T,), tile (T,)
-    in tile order (stable), and the object of every triangle (for error
-    reports). color: display values (Blender's color_srgb), or Blender's
-    linear storage when linear_color."""
-    obs = level_objects(collection)
-    if not obs:
-        raise ExportError("the level collection holds no tile objects")
-    none = [None] * len(obs)
-    r = _read(obs, ints=[(ATTR_TEXTURE, none),
-                         (ATTR_TILE, [o.get(PROP_TILE) for o in obs])],
-              matrices=_matrices(collection.objects, obs))
-    nt = len(r["sizes"])
-    if (r["sizes"] != 3).any():
-        bad = obs[int(np.searchsorted(r["f_start"], np.flatnonzero(r["sizes"] != 3)[0],
-                                      side="right")) - 1]
-        raise ExportError(f"{bad.name}: only triangles can be exported "
-                          "(triangulate the mesh)")
-    corner = (r["starts"][:, None] + np.arange(3)).reshape(-1)
-    tri = r["loops"][corner].reshape(-1, 3)
-    texture, tile = r[ATTR_TEXTURE], r[ATTR_TILE]
-    owner = np.repeat(np.arange(len(obs)), r["nf"])
-    order = None
-    if nt and (np.diff(tile) < 0).any():
-        order = np.argsort(tile, kind="stable")
-        tri, texture, tile, owner, corner = (tri[order], texture[order], tile[order],
-                                             owner[order], corner.reshape(-1, 3)[order])
-    corner = corner.reshape(-1)
-    col = r["color"][corner].reshape(nt, 3, 4)
-    uv = r["uv"][corner].reshape(nt, 3, 2)
-    uv[..., 1] = 1.0 - uv[..., 1]
-    names = [o.name for o in obs]
-    return {
-        "positions": convert.snap(convert.to_file(r["co"]))[tri],
-        "uv": uv,
-        "color": col if linear_color else linear_to_srgb(col),
-        "texture": texture,
-        "tile": tile,
-        "owners": _Owners(names, owner),
-    }
-
-
-class _Owners:
-    """owners[t]: the name of the object triangle t came from."""
-
-    def __init__(self, names, index):
-        self.names, self.index = names, index
-
-    def __len__(self):
-        return len(self.index)
-
-    def __getitem__(self, t):
-        return self.names[int(self.index[t])]
-
-
-def gather_collision(collection):
-    """(positions (V,3) file space, polygons (P,4) with -1 padding a
-    triangle, material (P,)) from the level's Collision objects, or None
-    when the level was imported without collision."""
-    obs = sorted((o for o in collection.all_objects
-                  if o.type == "MESH" and PROP_COLLISION_ZONE in o),
-                 key=lambda o: o[PROP_COLLISION_ZONE])
-    if not obs:
-        return None
-    r = _read(obs, with_corners=False, ints=[("wadkit_material", [None] * len(obs))],
-              matrices=_matrices(collection.all_objects, obs))
-    sizes, starts = r["sizes"], r["starts"]
-    npoly = len(sizes)
-    g_f = np.repeat(np.arange(len(obs)), r["nf"])
-    if npoly and (sizes.min() < 3 or sizes.max() > 4):
-        bad = obs[int(g_f[np.flatnonzero((sizes < 3) | (sizes > 4))[0]])]
-        raise ExportError(f"{bad.name}: collision polygons need 3 or 4 corners")
-    finite = np.isfinite(r["co"]).all(axis=1)
-    if not finite.all():
-        g_v = np.repeat(np.arange(len(obs)), np.diff(np.concatenate(
-            [[0], np.cumsum([len(o.data.vertices) for o in obs])])))
-        bad = obs[int(g_v[np.flatnonzero(~finite)[0]])]
-        raise ExportError(f"{bad.name}: a collision vertex is not a finite number")
-    p4 = np.full((npoly, 4), -1, np.int32)
-    for k in range(4):
-        has = sizes > k
-        p4[has, k] = r["loops"][starts[has] + k]
-    mat = r["wadkit_material"]
-    return convert.snap(convert.to_file(r["co"])), p4, mat.astype(np.uint8)
-
-
-def reference(lvl, linear_color: bool = False):
-    """The base level's world mesh in the same form as gather(): triangles
-    ordered by tile (stable), degenerate ones dropped as the import does."""
-    wm = lvl.world_mesh(space="file")
-    tri = np.asarray(wm["triangles"])
-    keep = drop_degenerate(tri)
-    tile = np.asarray(wm["tile"])[keep]
-    if len(tile) and (np.diff(tile) < 0).any():
-        keep = keep[np.argsort(tile, kind="stable")]
-    pos = np.asarray(wm["positions"], np.float32)
-    col = np.asarray(wm["color"], np.float32)[keep]
-    col = np.maximum(col, 0.0)
-    return {"positions": pos[tri[keep]], "uv": np.asarray(wm["uv"])[keep],
-            "color": srgb_to_linear(col) if linear_color else col,
-            "texture": np.asarray(wm["texture"])[keep],
-            "tile": np.asarray(wm["tile"])[keep]}
-
-
-def unchanged(a, b) -> bool:
-    """Same triangles within float round-off of the Blender round trip
-    (colours compared as both hold them: display or linear alike)."""
-    if len(a["texture"]) != len(b["texture"]):
-        return False
-    return (np.array_equal(a["texture"], b["texture"])
-            and np.array_equal(a["tile"], b["tile"])
-            and np.allclose(a["positions"], b["positions"], rtol=0, atol=1e-4)
-            and np.allclose(a["uv"], b["uv"], rtol=0, atol=1e-5)
-            and np.allclose(a["color"], b["color"], rtol=0, atol=1e-3))
+                    self.children.setdefault(parent.as_pointer(), []).append(ob)
+            elif PROP_OBJECT in ob:
+                self.stpc.append(ob)
+            elif PROP_ZONE in ob:
+                self.zones.append(ob)
+            elif isinstance(ob.get(PROP_TILE), int) and 0 <= ob[PROP_TILE] < n_tiles:
+                self.tiles.append(ob)
+            else:
+                self.new.append(ob)
 
 
 def export_eng(context, out_path: str, *, base_path: str | None = None,
-               keep_tiles: bool = False, zones: str = "keep") -> str:
-    """Write the scene's level to out_path. Returns ("unchanged" | "rebuilt",
-    the write path's warnings).
-    Raises ExportError / wadkit.FormatError / wadkit.LimitError; nothing is
-    written then (the wadkit writers are atomic)."""
+               options: Options | None = None) -> tuple[str, list[str]]:
+    """Write the scene's level to out_path. Returns ("unchanged" | a summary
+    of the edits, notes for WARNING reports). Raises ExportError /
+    wadkit.FormatError / wadkit.LimitError / OSError; nothing is written
+    then (wadkit's writes are atomic)."""
+    opts = options or Options()
     coll = level_collection(context)
     context.view_layer.update()         # current matrix_world of every object
-    base = base_path or coll.get(PROP_SOURCE)
-    if not base:
+    base_file = base_path or coll.get(PROP_SOURCE)
+    if not base_file:
         raise ExportError("no base level: set the base path")
-    lvl = wadkit.eng.open(base)
-    got = gather(coll, linear_color=True)
-    if unchanged(got, reference(lvl, linear_color=True)):
-        lvl.save(out_path)
-        return "unchanged", []
-    got["color"] = linear_to_srgb(got["color"])
-    if not hasattr(lvl, "with_geometry"):
-        raise ExportError("this wadkit has no ENG write path (with_geometry) yet")
-    t = len(got["texture"])
-    flat = got["positions"].reshape(-1, 3)
-    tris = np.arange(3 * t, dtype=np.uint32).reshape(t, 3)
-    import warnings
-    try:
-        with warnings.catch_warnings(record=True) as caught:
-            warnings.simplefilter("always", wadkit.WadWarning)
-            new = lvl.with_geometry(flat, tris, got["uv"], got["texture"],
-                                    color=got["color"], collision=gather_collision(coll),
-                                    keep_tiles=keep_tiles, zones=zones)
-        new.save(out_path)
-    except wadkit.LimitError as e:
-        raise ExportError(f"{_blame(str(e), coll, got['owners'])}: {e}") from e
-    notes = [str(w.message) for w in caught]
-    notes += [n for n in getattr(new, "import_report", {}).get("warnings", [])
-              if n not in notes]
-    return "rebuilt", notes
+    lvl = wadkit.eng.open(base_file)
+    p = patched_level(context, coll, lvl, opts)
+    p.level.save(out_path)
+    return p.how, p.notes
 
 
-def _blame(message: str, coll, owners) -> str:
-    """Name the Blender object a LimitError message points at: by tile
-    ("tile N"), else by vertex or triangle of the exported triangle soup
-    (vertex k is corner k % 3 of triangle k // 3)."""
-    import re
-    m = re.search(r"\btile (\d+)", message)
-    if m:
-        for ob in coll.objects:
-            if ob.get(PROP_TILE) == int(m.group(1)):
-                return f"object {ob.name!r}"
-    for word, per in (("vertex", 3), ("triangle", 1)):
-        m = re.search(rf"\b{word} (\d+)", message)
-        if m and int(m.group(1)) // per < len(owners):
-            return f"object {owners[int(m.group(1)) // per]!r}"
-    return f"level {coll.name!r}"
+@dataclass
+class Patched:
+    level: object           # the edited level, or the base level when nothing changed
+    changed: bool
+    how: str                # "unchanged" or a summary of the edits
+    notes: list
+    objects: dict           # tile of `level` -> the name of the object it came from
+
+
+def patched_level(context, coll, lvl, opts: Options | None = None) -> Patched:
+    """The base level with the scene's edits applied (not written)."""
+    opts = opts or Options()
+    base = Base(lvl)
+    scan = _Scan(coll, base.n_tiles)
+    notes: list[str] = []
+    for name, why in scan.skipped:
+        notes.append(f"object {name!r} is not exported: {why}")
+    for name in scan.orphans:
+        notes.append(f"collision object {name!r} is not the child of an object of the "
+                     "level (its tile was deleted, or it was unparented): not exported; "
+                     "parent it to the object it belongs to")
+    for ob in scan.stpc:
+        if stpc_changed(ob, lvl):
+            notes.append(f"object {ob.name!r} is an STPC object model, shown for reference: "
+                         "edits of it are not exported")
+    ed = lvl.edit()
+    names_of_tile: dict[int, str] = {}
+    calls = []
+
+    def call(fn, obj_name, *args, **kw):
+        calls.append(obj_name)
+        try:
+            return fn(*args, **kw)
+        except wadkit.LimitError as e:
+            raise ExportError(f"{_blame(e, obj_name, names_of_tile)}: {e}") from e
+        except ValueError as e:
+            msg = str(e)
+            raise ExportError(msg if msg.startswith(obj_name) else f"{obj_name}: {msg}") from e
+
+    plan = None
+    if scan.zones:
+        if coll.get(PROP_MERGE) != "ZONE" or scan.tiles:
+            raise ExportError("the level collection mixes zone and tile objects; "
+                              "export needs one import kind")
+        from .export_zones import zone_edits
+        zone_edits(ed, base, scan.zones, call, notes)
+    elif scan.tiles or base.n_tiles:
+        plan = TilePlan(ed, base, opts, notes, context.evaluated_depsgraph_get())
+        try:
+            plan.run(scan.tiles, world_matrices(coll.all_objects, scan.tiles), scan.children,
+                     call)
+        except ValueError as e:           # from the arrays built for an edit
+            raise ExportError(str(e)) from e
+        names_of_tile.update({t: o.name for t, o in plan.by_edit_tile.items()})
+    added = 0
+    if scan.new:
+        mats = world_matrices(coll.all_objects, scan.new)
+        meshes = plan.meshes if plan else None
+        textures = plan.textures if plan else None
+        if plan is None:
+            from .export_tiles import Meshes
+            from .materials_map import FaceTextures
+            meshes, textures = Meshes(), FaceTextures()
+        deps = context.evaluated_depsgraph_get()
+        for ob, m in zip(scan.new, mats):
+            try:
+                added += add_new_object(ed, ob, m, scan.children.get(ob.as_pointer(), []),
+                                        textures, meshes, opts, notes, call, deps,
+                                        names_of_tile)
+            except ValueError as e:
+                raise ExportError(str(e)) from e
+    by_tile = dict(names_of_tile)
+    if not calls:
+        return Patched(lvl, False, "unchanged", notes, by_tile)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", wadkit.WadWarning)
+        try:
+            new = ed.apply()
+        except wadkit.LimitError as e:
+            raise ExportError(f"{_blame(e, None, names_of_tile)}: {e}") from e
+    rep = new.edit_report
+    for w in [str(c.message) for c in caught] + list(rep.get("warnings", ())):
+        if w not in notes:
+            notes.append(w)
+    if rep.get("uv_fitted"):
+        notes.append(f"{rep['uv_fitted']} edited faces had UVs fitted to texture "
+                     f"rectangles (largest error {rep['uv_max_error']:.2f} texels)")
+    index = rep.get("tile_index")
+    objects = {int(index[t]): n for t, n in by_tile.items()
+               if index is not None and 0 <= t < len(index) and index[t] >= 0}
+    if rep["unchanged"]:
+        return Patched(lvl, False, "unchanged", notes, by_tile)
+    return Patched(new, True, _summary(plan, rep, added), notes, objects)
+
+
+def _summary(plan, rep, added: int) -> str:
+    parts = []
+    if plan is not None:
+        c = plan.count
+        for key, label in (("geometry", "tiles with new geometry"), ("colors", "recoloured"),
+                           ("collision", "with new collision"), ("moved", "moved"),
+                           ("added", "copied"), ("deleted", "deleted")):
+            if c[key]:
+                parts.append(f"{c[key]} {label}")
+    if added:
+        parts.append(f"{added} new tiles from new objects")
+    parts.append(f"{len(rep['models_rewritten'])} models rewritten, "
+                 f"{len(rep['models_added'])} added")
+    return "patched: " + ", ".join(parts)
+
+
+def _blame(e, obj_name, names_of_tile) -> str:
+    """The Blender object a LimitError is about, from its structured fields."""
+    tile = getattr(e, "tile", None)
+    if tile is not None and tile in names_of_tile:
+        return f"object {names_of_tile[tile]!r}"
+    obj = getattr(e, "object", None)
+    if obj:
+        return f"object {obj!r}"
+    if obj_name:
+        return f"object {obj_name!r}"
+    model = getattr(e, "model", None)
+    return f"model {model}" if model is not None else "the level"

@@ -7,6 +7,8 @@ import os
 import bpy
 import numpy as np
 
+import wadkit
+
 from . import convert, materials
 from .build import Created, Progress
 from .mesh_build import build_mesh, drop_degenerate
@@ -65,6 +67,27 @@ def _import(context, lvl, created, lod, name, vertex_colors):
     root["wadkit_source"] = path or ""
     root["wadkit_format"] = "rc2"
     root["wadkit_lod"] = lod
+    _settings_props(root, lvl)
     root.objects.link(ob)
     context.scene.collection.children.link(root)
     return root
+
+
+# level settings the export writes back when they change (export_rc2.py)
+SETTINGS_PROPS = {"wadkit_fog_colour": "fog_colour",
+                  "wadkit_background_colour": "background_colour",
+                  "wadkit_death_height": "death_height"}
+
+
+def _settings_props(root, lvl) -> None:
+    """The level's fog and background colours (s32 r, g, b) and death
+    height as custom properties of the level collection."""
+    try:
+        s = lvl.settings
+    except wadkit.WadError:    # a level whose gameplay does not parse: none
+        return
+    if s is None:
+        return
+    for prop, field in SETTINGS_PROPS.items():
+        v = s[field]
+        root[prop] = list(v) if isinstance(v, tuple) else v

@@ -79,7 +79,27 @@ def _color_socket(sockets, name: str):
     return next(s for s in sockets if s.name == name and s.type == "RGBA")
 
 
-_templates: dict[tuple, object] = {}
+_templates: dict[tuple, object] = {}     # material shape -> bpy material
+
+
+def clear_cache() -> None:
+    """Forget the template materials (on load_post and unregister: they
+    belong to the file that was open)."""
+    _templates.clear()
+
+
+def _node_tree(mat):
+    """The material's node tree. Blender 5.0 gives every new material one
+    (and deprecates use_nodes); older versions make it on use_nodes."""
+    if mat.node_tree is None:
+        mat.use_nodes = True
+    return mat.node_tree
+
+
+def _principled(nodes):
+    """The Principled BSDF of a new material's tree, found by type: its
+    name is translated when new data names are."""
+    return next(n for n in nodes if n.type == "BSDF_PRINCIPLED")
 
 
 def make_material(name: str, key: TexKey, image, vertex_colors: bool):
@@ -113,10 +133,9 @@ def make_material(name: str, key: TexKey, image, vertex_colors: bool):
 
 def _build_material(name: str, key: TexKey, image, vertex_colors: bool):
     mat = bpy.data.materials.new(name)
-    mat.use_nodes = True
-    nt = mat.node_tree
+    nt = _node_tree(mat)
     nodes, links = nt.nodes, nt.links
-    bsdf = nodes.get("Principled BSDF")
+    bsdf = _principled(nodes)
     bsdf.inputs["Roughness"].default_value = 1.0
     mix = nodes.new("ShaderNodeMix")
     mix.name = "wadkit mix"
@@ -178,7 +197,6 @@ def collision_material(name: str, material: int):
                0.3 + 0.5 * (h & 255) / 255)
     mat = bpy.data.materials.new(name)
     mat.diffuse_color = (*rgb, 1.0)
-    mat.use_nodes = True
-    mat.node_tree.nodes.get("Principled BSDF").inputs["Base Color"].default_value = (*rgb, 1.0)
+    _principled(_node_tree(mat).nodes).inputs["Base Color"].default_value = (*rgb, 1.0)
     mat["wadkit_collision_material"] = material
     return mat

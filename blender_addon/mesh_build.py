@@ -87,9 +87,10 @@ class MeshArrays:
     (v_start (G+1,)); polygons as corner lists: corner_vert (L,) global
     vertex numbers, face_start (F+1,) global corner offsets, each mesh's
     polygons a run (f_start (G+1,)). Optional per corner: uv (L,2),
-    colors name -> ((L,4) display colours, bool (G,) which meshes get it);
+    colors name -> ((L,4) display colours, bool (G,) which meshes get it or
+    None for all); point_colors the same per vertex ((V,4));
     per polygon: material_index (F,) (slot within its mesh), face_int
-    name -> (F,) ints."""
+    name -> (F,) ints; per vertex: point_int name -> (V,) ints."""
 
     def __init__(self, positions, v_start, corner_vert, face_start, f_start):
         self.positions = np.ascontiguousarray(positions, np.float32).reshape(-1)
@@ -99,8 +100,10 @@ class MeshArrays:
         self.f_start = np.asarray(f_start, np.int64)
         self.uv = None
         self.colors: dict[str, tuple[np.ndarray, np.ndarray | None]] = {}
+        self.point_colors: dict[str, tuple[np.ndarray, np.ndarray | None]] = {}
         self.material_index = None
         self.face_int: dict[str, np.ndarray] = {}
+        self.point_int: dict[str, np.ndarray] = {}
 
     @property
     def count(self) -> int:
@@ -147,10 +150,13 @@ def build_meshes(names: list[str], a: MeshArrays, materials=None) -> list:
     local_start = (a.face_start[:-1] - corner_start[g_of_face]).astype(np.int32)
     sizes = np.diff(a.face_start).astype(np.int32)
     uv = None if a.uv is None else np.ascontiguousarray(a.uv, np.float32).reshape(-1)
-    cols = [(n, np.ascontiguousarray(srgb_to_linear(c)).reshape(-1), w)
+    cols = [(n, np.ascontiguousarray(srgb_to_linear(c)).reshape(-1), w, "CORNER")
             for n, (c, w) in a.colors.items()]
+    cols += [(n, np.ascontiguousarray(srgb_to_linear(c)).reshape(-1), w, "POINT")
+             for n, (c, w) in a.point_colors.items()]
     mat = None if a.material_index is None else np.ascontiguousarray(a.material_index, np.int32)
     ints = [(n, np.ascontiguousarray(v, np.int32)) for n, v in a.face_int.items()]
+    pints = [(n, np.ascontiguousarray(v, np.int32)) for n, v in a.point_int.items()]
     fast = bpy.app.version >= (4, 0, 0)
     out = []
     new = bpy.data.meshes.new
@@ -166,11 +172,15 @@ def build_meshes(names: list[str], a: MeshArrays, materials=None) -> list:
         me.polygons.add(f1 - f0)
         at = me.attributes
         if fast:
-            at["position"].data.foreach_set("vector", a.positions[3 * v0:3 * v1])
-            at[".edge_verts"].data.foreach_set("value", ev[2 * e0:2 * e1])
-            at[".corner_vert"].data.foreach_set("value", local_vert[c0:c1])
-            at[".corner_edge"].data.foreach_set("value", corner_edge[c0:c1])
-            me.polygons.foreach_set("loop_start", local_start[f0:f1])
+            # (a mesh without edges or corners has no such attribute)
+            if v1 > v0:
+                at["position"].data.foreach_set("vector", a.positions[3 * v0:3 * v1])
+            if e1 > e0:
+                at[".edge_verts"].data.foreach_set("value", ev[2 * e0:2 * e1])
+            if c1 > c0:
+                at[".corner_vert"].data.foreach_set("value", local_vert[c0:c1])
+                at[".corner_edge"].data.foreach_set("value", corner_edge[c0:c1])
+                me.polygons.foreach_set("loop_start", local_start[f0:f1])
             if uv is not None:
                 at.new("UVMap", "FLOAT2", "CORNER").data.foreach_set("vector", uv[2 * c0:2 * c1])
             if mat is not None:
@@ -186,12 +196,15 @@ def build_meshes(names: list[str], a: MeshArrays, materials=None) -> list:
                 me.uv_layers.new(name="UVMap").data.foreach_set("uv", uv[2 * c0:2 * c1])
             if mat is not None:
                 me.polygons.foreach_set("material_index", mat[f0:f1])
-        for cname, col, which in cols:
+        for cname, col, which, domain in cols:
             if which is None or which[i]:
-                me.color_attributes.new(cname, "FLOAT_COLOR", "CORNER").data.foreach_set(
-                    "color", col[4 * c0:4 * c1])
+                lo, hi = (c0, c1) if domain == "CORNER" else (v0, v1)
+                me.color_attributes.new(cname, "FLOAT_COLOR", domain).data.foreach_set(
+                    "color", col[4 * lo:4 * hi])
         for aname, vals in ints:
             at.new(aname, "INT", "FACE").data.foreach_set("value", vals[f0:f1])
+        for aname, vals in pints:
+            at.new(aname, "INT", "POINT").data.foreach_set("value", vals[v0:v1])
         if materials is not None:
             ms = me.materials
             for m in materials[i]:

@@ -1,8 +1,12 @@
-"""The import/export operators and their menu entries."""
+"""The import/export operators, their menu entries and the file handlers
+that import a .wad dropped on the 3D view (Blender 4.1+)."""
 from __future__ import annotations
 
+import os
+
 import bpy
-from bpy.props import BoolProperty, EnumProperty, IntProperty, StringProperty
+from bpy.props import (BoolProperty, CollectionProperty, EnumProperty, IntProperty,
+                       StringProperty)
 from bpy_extras.io_utils import ExportHelper, ImportHelper
 
 import wadkit
@@ -13,7 +17,35 @@ def _fail(op, exc) -> set:
     return {"CANCELLED"}
 
 
-class IMPORT_SCENE_OT_wadkit_eng(bpy.types.Operator, ImportHelper):
+def eng_level_in_scene(context) -> bool:
+    """An imported ENG level (a collection the import marked) is in the
+    scene: what the export and the floor tools work on."""
+    scene = getattr(context, "scene", None)
+    return scene is not None and any(
+        c.get("wadkit_format") == "eng" for c in scene.collection.children_recursive)
+
+
+class _Dropped:
+    """Import options for several files at once (drag and drop, or a file
+    browser selection) on top of ImportHelper's filepath; invoked with a
+    path already set (a drop) it asks for the options in a popup (4.2+)."""
+    directory: StringProperty(subtype="DIR_PATH", options={"HIDDEN", "SKIP_SAVE"})
+    files: CollectionProperty(type=bpy.types.OperatorFileListElement,
+                              options={"HIDDEN", "SKIP_SAVE"})
+
+    def paths(self) -> list[str]:
+        names = [f.name for f in self.files if f.name]
+        if self.directory and names:
+            return [os.path.join(self.directory, n) for n in names]
+        return [self.filepath]
+
+    def invoke(self, context, event):
+        if hasattr(ImportHelper, "invoke_popup"):
+            return self.invoke_popup(context)
+        return ImportHelper.invoke(self, context, event)
+
+
+class IMPORT_SCENE_OT_wadkit_eng(_Dropped, bpy.types.Operator, ImportHelper):
     """Import a Croc-engine (The Emperor's New Groove PC) level WAD"""
     bl_idname = "import_scene.wadkit_eng"
     bl_label = "Import Croc-engine level"
@@ -21,31 +53,40 @@ class IMPORT_SCENE_OT_wadkit_eng(bpy.types.Operator, ImportHelper):
 
     filename_ext = ".wad"
     filter_glob: StringProperty(default="*.wad;*.WAD", options={"HIDDEN"})
-    import_collision: BoolProperty(name="Collision", default=True,
-                                   description="Import the collision polygons")
+    import_collision: BoolProperty(
+        name="Collision", default=True,
+        description="Import the collision polygons: one mesh per model, shown as a "
+                    "child object of each tile (tile space), in the Collision collection")
+    show_collision: BoolProperty(
+        name="Show collision", default=False,
+        description="Show the Collision collection right away; off: it is made but "
+                    "left out of the view layer until you tick it in the outliner "
+                    "(the import and the viewport are faster)")
     import_objects: BoolProperty(name="Objects", default=True,
                                  description="Import the STPC object models")
     vertex_colors: BoolProperty(name="Vertex colours", default=True,
                                 description="Vertex colour attributes, multiplied in the materials")
     merge: EnumProperty(name="Objects per", default="TILE", items=(
-        ("TILE", "Tile", "One object per tile, placed by the tile transform"),
-        ("ZONE", "Zone", "One object per zone (world space; the tile of each face "
-                         "kept as a face attribute, so it exports too)")))
+        ("TILE", "Tile", "One object per tile, placed by the tile, its model's mesh in "
+                         "tile space (shared by tiles of one model and colours)"),
+        ("ZONE", "Zone", "One object per zone in world space, for viewing and vertex "
+                         "edits (no collision; faces cannot be added or removed)")))
 
     def execute(self, context):
         from .import_eng import import_eng
-        try:
-            lvl = wadkit.eng.open(self.filepath)
-            notes = []
-            coll = import_eng(context, lvl, collision=self.import_collision,
-                              objects=self.import_objects,
-                              vertex_colors=self.vertex_colors, merge=self.merge,
-                              notes=notes)
-        except (wadkit.WadError, OSError) as e:
-            return _fail(self, e)
-        for note in notes:
-            self.report({"WARNING"}, note)
-        self.report({"INFO"}, f"imported {coll.name}: {len(coll.all_objects)} objects")
+        for path in self.paths():
+            try:
+                lvl = wadkit.eng.open(path)
+                notes = []
+                coll = import_eng(context, lvl, collision=self.import_collision,
+                                  objects=self.import_objects,
+                                  vertex_colors=self.vertex_colors, merge=self.merge,
+                                  notes=notes, show_collision=self.show_collision)
+            except (wadkit.WadError, OSError) as e:
+                return _fail(self, e)
+            for note in notes:
+                self.report({"WARNING"}, note)
+            self.report({"INFO"}, f"imported {coll.name}: {len(coll.all_objects)} objects")
         return {"FINISHED"}
 
 
@@ -55,23 +96,38 @@ class EXPORT_SCENE_OT_wadkit_eng(bpy.types.Operator, ExportHelper):
     bl_label = "Export Croc-engine level"
     bl_options = {"REGISTER", "PRESET"}
 
+    @classmethod
+    def poll(cls, context):
+        if eng_level_in_scene(context):
+            return True
+        cls.poll_message_set("no imported ENG level in the scene")
+        return False
+
     filename_ext = ".wad"
     filter_glob: StringProperty(default="*.wad;*.WAD", options={"HIDDEN"})
     base_path: StringProperty(name="Base level", subtype="FILE_PATH",
                               description="The WAD the new one is based on "
                                           "(default: the imported file)")
-    keep_tiles: BoolProperty(name="Keep base tiles", default=False,
-                             description="Keep the base level's own tiles and add "
-                                         "the scene's geometry as new tiles")
-    zones: EnumProperty(name="Zones", default="keep", items=(
-        ("keep", "Keep", "Keep the base level's zones"),
-        ("flat", "Flat", "One zone for the whole grid")))
+    triangulate: BoolProperty(
+        name="Triangulate", default=True,
+        description="Split faces of four or more corners into triangles as Blender "
+                    "does (the level stores triangles); off: such faces are an error")
+    floors_from_faces: BoolProperty(
+        name="Collision from new meshes", default=False,
+        description="A new object without a collision child (a child mesh named "
+                    "'... collision') gets collision from its own faces, so it can be "
+                    "walked on; off: it gets no collision (and the export says so)")
+    zones: EnumProperty(name="Zones of new tiles", default="keep", items=(
+        ("keep", "Keep", "New tiles take the zone of their cell"),
+        ("flat", "Flat", "Every cell zone 0, and zone 0 sees all zones")))
 
     def execute(self, context):
-        from .export_eng import ExportError, export_eng
+        from .export_eng import ExportError, Options, export_eng
+        opts = Options(triangulate=self.triangulate,
+                       floors_from_faces=self.floors_from_faces, zones=self.zones)
         try:
-            how, notes = export_eng(context, self.filepath, base_path=self.base_path or None,
-                             keep_tiles=self.keep_tiles, zones=self.zones)
+            how, notes = export_eng(context, self.filepath,
+                                    base_path=self.base_path or None, options=opts)
         except (ExportError, wadkit.WadError, OSError, ValueError) as e:
             return _fail(self, e)
         for note in notes:
@@ -80,7 +136,7 @@ class EXPORT_SCENE_OT_wadkit_eng(bpy.types.Operator, ExportHelper):
         return {"FINISHED"}
 
 
-class IMPORT_SCENE_OT_wadkit_rc2(bpy.types.Operator, ImportHelper):
+class IMPORT_SCENE_OT_wadkit_rc2(_Dropped, bpy.types.Operator, ImportHelper):
     """Import the terrain of a Ratchet & Clank 2 (PS2) LEVEL<n>.WAD"""
     bl_idname = "import_scene.wadkit_rc2"
     bl_label = "Import Ratchet & Clank 2 level"
@@ -94,15 +150,42 @@ class IMPORT_SCENE_OT_wadkit_rc2(bpy.types.Operator, ImportHelper):
 
     def execute(self, context):
         from .import_rc2 import import_rc2
+        for path in self.paths():
+            try:
+                coll = import_rc2(context, wadkit.rc2.open(path), lod=self.lod,
+                                  vertex_colors=self.vertex_colors)
+            except (wadkit.WadError, OSError) as e:
+                return _fail(self, e)
+            self.report({"INFO"}, f"imported {coll.name}")
+        return {"FINISHED"}
+
+
+class EXPORT_SCENE_OT_wadkit_rc2(bpy.types.Operator, ExportHelper):
+    """Write the imported Ratchet & Clank 2 level back to a new LEVEL WAD"""
+    bl_idname = "export_scene.wadkit_rc2"
+    bl_label = "Export Ratchet & Clank 2 level"
+    bl_options = {"REGISTER", "PRESET"}
+
+    filename_ext = ".wad"
+    filter_glob: StringProperty(default="*.wad;*.WAD", options={"HIDDEN"})
+    base_path: StringProperty(name="Base level", subtype="FILE_PATH",
+                              description="The LEVEL WAD the new one is based on "
+                                          "(default: the imported file)")
+
+    @classmethod
+    def poll(cls, context):
+        from .export_rc2 import rc2_collections
+        return bool(rc2_collections(context.scene))
+
+    def execute(self, context):
+        from .export_rc2 import ExportError, export_rc2
         try:
-            rc2 = getattr(wadkit, "rc2", None)
-            if rc2 is None:
-                raise wadkit.WadError("this wadkit cannot read RC2 levels yet")
-            coll = import_rc2(context, rc2.open(self.filepath), lod=self.lod,
-                              vertex_colors=self.vertex_colors)
-        except (wadkit.WadError, OSError) as e:
+            how, notes = export_rc2(context, self.filepath, base_path=self.base_path or None)
+        except (ExportError, wadkit.WadError, OSError) as e:
             return _fail(self, e)
-        self.report({"INFO"}, f"imported {coll.name}")
+        for note in notes:
+            self.report({"WARNING"}, note)
+        self.report({"INFO"}, f"wrote {self.filepath} ({how})")
         return {"FINISHED"}
 
 
@@ -114,12 +197,46 @@ def _menu_import(self, context):
 
 
 def _menu_export(self, context):
-    self.layout.operator(EXPORT_SCENE_OT_wadkit_eng.bl_idname,
-                         text="Croc-engine level (.wad)")
+    if eng_level_in_scene(context):        # nothing to export otherwise
+        self.layout.operator(EXPORT_SCENE_OT_wadkit_eng.bl_idname,
+                             text="Croc-engine level (.wad)")
+    if EXPORT_SCENE_OT_wadkit_rc2.poll(context):
+        self.layout.operator(EXPORT_SCENE_OT_wadkit_rc2.bl_idname,
+                             text="Ratchet & Clank 2 level (.wad)")
 
 
 CLASSES = [IMPORT_SCENE_OT_wadkit_eng, EXPORT_SCENE_OT_wadkit_eng,
-           IMPORT_SCENE_OT_wadkit_rc2]
+           IMPORT_SCENE_OT_wadkit_rc2, EXPORT_SCENE_OT_wadkit_rc2]
+
+if hasattr(bpy.types, "FileHandler"):      # Blender 4.1+: drag and drop
+    def _drop_target(context) -> bool:
+        area = context.area
+        return area is not None and (area.type == "VIEW_3D" or (
+            area.type == "OUTLINER" and area.spaces.active.display_mode == "VIEW_LAYER"))
+
+    class WADKIT_FH_eng(bpy.types.FileHandler):
+        """Both games name their levels .wad: Blender offers the two
+        handlers to choose from when a .wad is dropped."""
+        bl_idname = "WADKIT_FH_eng"
+        bl_label = "Croc-engine level"
+        bl_import_operator = IMPORT_SCENE_OT_wadkit_eng.bl_idname
+        bl_file_extensions = ".wad;.WAD"
+
+        @classmethod
+        def poll_drop(cls, context):
+            return _drop_target(context)
+
+    class WADKIT_FH_rc2(bpy.types.FileHandler):
+        bl_idname = "WADKIT_FH_rc2"
+        bl_label = "Ratchet & Clank 2 level"
+        bl_import_operator = IMPORT_SCENE_OT_wadkit_rc2.bl_idname
+        bl_file_extensions = ".wad;.WAD"
+
+        @classmethod
+        def poll_drop(cls, context):
+            return _drop_target(context)
+
+    CLASSES += [WADKIT_FH_eng, WADKIT_FH_rc2]
 
 
 def register_menus():

@@ -17,10 +17,14 @@ FUZZ_CFLAGS = -std=c11 -g -O1 -fno-omit-frame-pointer -Wall -Wextra \
   $(shell pkg-config --cflags glib-2.0 2>/dev/null)
 FUZZ_LIBS = $(shell pkg-config --libs glib-2.0 2>/dev/null)
 
-.PHONY: fuzz fuzz-smoke fuzz-build
+.PHONY: fuzz fuzz-smoke fuzz-build fuzz-deps
 .SECONDARY: $(FUZZ_CORE_OBJS)
 
-$(FUZZ_OUT)/obj/%.o: csrc/%.c $(wildcard csrc/core/*/*.h)
+# clang 14 and its sanitizer runtimes (only the fuzzers need them)
+fuzz-deps: deps
+	./tools/install-system-deps.sh fuzz
+
+$(FUZZ_OUT)/obj/%.o: csrc/%.c $(wildcard csrc/core/*/*.h) | fuzz-deps
 	@mkdir -p $(dir $@)
 	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link $(FUZZ_SAN) -c $< -o $@
 
@@ -28,7 +32,7 @@ $(FUZZ_OUT)/fuzz_%: fuzz/fuzz_%.c $(wildcard fuzz/*.h) $(FUZZ_CORE_OBJS)
 	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer $(FUZZ_SAN) $< $(FUZZ_CORE_OBJS) \
 	  $(FUZZ_LIBS) -o $@
 
-fuzz-build: deps $(FUZZ_BINS)
+fuzz-build: fuzz-deps $(FUZZ_BINS)
 
 # Each harness for FUZZ_SECONDS (default 60), one after the other.
 fuzz: fuzz-build

@@ -62,7 +62,7 @@ LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)
   g_autoptr (GPtrArray) issues = wk_lz_validate (data, size, 8);
   WK_FUZZ_CHECK (issues != NULL && issues->len <= 8, "validator limit");
 
-  WkLzMode mode = size ? data[0] % 3 : WK_LZ_BEST;
+  WkLzMode mode = size ? data[0] % WK_LZ_N_MODES : WK_LZ_DEFAULT;
   g_autoptr (GBytes) packed = wk_lz_compress (data, size, mode, &error);
   WK_FUZZ_CHECK (packed != NULL, "compress failed: %s", error->message);
   gsize psize;

@@ -2,11 +2,15 @@
  * and its WAD-LZ streams. parse; on success every extent and section lies
  * inside the file; every stream the level names lies inside the file and
  * decodes (output capped at 16 MiB) to its declared size or fails with a
- * FORMAT error. (The container has no writer yet: no round trip.) */
+ * FORMAT error. Round trip through the save path (rc2_save.c): a rewrite
+ * with nothing changed, and one giving the tfrags region its own bytes,
+ * either fail with a FORMAT error (a stream that does not decode) or give
+ * the input back byte for byte. */
 #include <stdint.h>
 
 #include "core/lz/wk_lz.h"
 #include "core/rc2/rc2_level.h"
+#include "core/rc2/rc2_save.h"
 #include "fuzz_util.h"
 
 #define MAX_OUT ((gsize) 16 << 20)
@@ -80,5 +84,37 @@ LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)
   check_stream (lvl, "core_data", data, size);
   check_stream (lvl, "gameplay", data, size);
   check_stream (lvl, "gameplay_pal", data, size);
+  if (WK_RC2_CORE (lvl, WK_RC2_DECOMPRESSED_SIZE) > (gint32) MAX_OUT)
+    return 0;
+  WkRc2Rewrite none = { 0 };
+  WkRc2RewriteInfo info;
+  g_autoptr (GError) e2 = NULL;
+  g_autoptr (GBytes) same = wk_rc2_level_rewrite (lvl, &none, &info, &e2);
+  if (same == NULL)
+    {
+      WK_FUZZ_CHECK (e2 && e2->domain == WK_ERROR && e2->code == WK_ERROR_FORMAT,
+                     "unchanged rewrite: %s", e2 ? e2->message : "no error");
+      return 0;
+    }
+  WK_FUZZ_CHECK (g_bytes_get_size (same) == size
+                 && memcmp (g_bytes_get_data (same, NULL), data, size) == 0,
+                 "an unchanged rewrite changed the file");
+  /* the tfrags region given its own bytes: the stream and file stay */
+  const WkRc2Section *cd = wk_rc2_section (lvl, "core_data");
+  g_autoptr (WkRestreamMap) map = wk_rc2_restream_map (
+      data + cd->offset, cd->size, (gint64) cd->offset,
+      WK_RC2_CORE (lvl, WK_RC2_DECOMPRESSED_SIZE), MAX_OUT, NULL);
+  if (map == NULL)
+    return 0;
+  gsize start, end, n;
+  const guint8 *plain = g_bytes_get_data (map->plain, &n);
+  wk_rc2_core_region (lvl, "tfrags", &start, &end);
+  WkRc2Rewrite own = { plain + start, end - start, NULL, 0, NULL, 0, NULL, 0 };
+  g_autoptr (GError) e3 = NULL;
+  g_autoptr (GBytes) again = wk_rc2_level_rewrite (lvl, &own, &info, &e3);
+  WK_FUZZ_CHECK (again != NULL, "own tfrags rewrite failed: %s", e3 ? e3->message : "");
+  WK_FUZZ_CHECK (g_bytes_get_size (again) == size
+                 && memcmp (g_bytes_get_data (again, NULL), data, size) == 0,
+                 "a rewrite with its own tfrags changed the file");
   return 0;
 }

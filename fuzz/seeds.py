@@ -14,9 +14,13 @@ import struct  # noqa: E402
 
 from builders import eng_collision as C  # noqa: E402
 from builders import eng_level as L  # noqa: E402
+from builders import eng_terrain as ET  # noqa: E402
 from builders import eng_text as T  # noqa: E402
 from builders import eng_wad as eng  # noqa: E402
 from builders import rc2_level as R  # noqa: E402
+from builders import rc2_moby as MO  # noqa: E402
+from builders import rc2_shrub as SH  # noqa: E402
+from builders import rc2_tie as TI  # noqa: E402
 from builders import tfrag as TF  # noqa: E402
 from builders import wadlz as LZ  # noqa: E402
 
@@ -114,6 +118,25 @@ def eng_map_seeds() -> dict[str, bytes]:
     }
 
 
+def eng_edit_seeds() -> dict[str, bytes]:
+    """u32 WFPC, u32 n + TRAK, u32 m + MAP (a small terrain level with turned
+    and shared tiles and a swap), then edit bytes (fuzz_eng_edit.c)."""
+    out = {}
+    for name, kw in (("swap", {}), ("plain", {"swap": False, "crates": 2})):
+        wad = ET.terrain_level(grid=4, **kw)[0]
+        chunks, at = {}, 4
+        while at < len(wad):
+            tag, n = wad[at:at + 4][::-1].decode(), struct.unpack_from("<I", wad, at + 4)[0]
+            chunks[tag.strip()] = wad[at + 8:at + 8 + n]
+            at += 8 + n
+        head = (chunks["WFPC"] + struct.pack("<I", len(chunks["TRAK"])) + chunks["TRAK"]
+                + struct.pack("<I", len(chunks["MAP"])) + chunks["MAP"])
+        for ops_name, ops in (("moves", bytes([1, 0, 5, 80, 64, 80, 32] + [7] * 70)),
+                              ("mixed", bytes(range(7, 250, 3)) * 3)):
+            out[f"{name}_{ops_name}"] = head + ops
+    return out
+
+
 def lz_seeds() -> dict[str, bytes]:
     text = b"The quick brown fox jumps over the lazy dog. " * 40
     return {
@@ -151,7 +174,37 @@ def rc2_build_seeds() -> dict[str, bytes]:
             "ramp": bytes(range(256)) * 3}
 
 
+def rc2_gameplay_seeds() -> dict[str, bytes]:
+    from builders import rc2_gameplay as G
+    g = G.generated(seed=3, tie_classes=3, ties=6, shrub_classes=2, shrubs=4,
+                    moby_classes=4, mobys=3)
+    return {"small": G.layout(G.sample()["blocks"]), "generated": g["gameplay"],
+            "header_only": G.layout({})}
+
+
+def rc2_classes_seeds() -> dict[str, bytes]:
+    from builders import rc2_core as RC
+    core, fields, tables, _ = RC.with_classes(R.core_plain(), RC.SAMPLE_CLASSES,
+                                              {"moby": 5, "tie": 3, "shrub": 2})
+    for name, off in R.CORE_OFFSETS.items():
+        fields[off] = R.REGIONS[name]
+    fields[0x8C] = len(core)
+    return {"small": R.core_header(fields) + bytes(0x44) + tables}
+
+
+def rc2_class_mesh_seeds() -> dict[str, bytes]:
+    """Byte 0: kind (% 3: tie, shrub, moby) + 3 * LOD; then the class."""
+    tie, shrub = TI.sample_class().bytes(), SH.sample_class().bytes()
+    return {"tie0": bytes([0]) + tie, "tie2": bytes([6]) + tie,
+            "shrub": bytes([1]) + shrub,
+            "moby0": bytes([2]) + MO.sample_class().bytes(),
+            "moby1_rc1": bytes([5]) + MO.sample_class(1).bytes()}
+
+
 SEEDS = {
+    "rc2_class_mesh": rc2_class_mesh_seeds,
+    "rc2_gameplay": rc2_gameplay_seeds,
+    "rc2_classes": rc2_classes_seeds,
     "rc2_build": rc2_build_seeds,
     "rc2_tfrag_build": rc2_tfrag_build_seeds,
     "lz": lz_seeds,
@@ -162,6 +215,7 @@ SEEDS = {
     "eng_stpc": eng_stpc_seeds,
     "eng_text": eng_text_seeds,
     "eng_map": eng_map_seeds,
+    "eng_edit": eng_edit_seeds,
 }
 
 

@@ -149,7 +149,7 @@ CALLS = {
     "Rc2Level.tfrag_block": lambda: RC2_LEVEL.tfrag_block(len(RC2_CORE)),
     "Rc2Level.tfrag_textures": lambda: RC2_LEVEL.tfrag_textures(RC2_CORE),
     "lz_decompress": lambda: _core.lz_decompress(LZ),
-    "lz_compress": lambda: _core.lz_compress(b"abcabcabc" * 20, "lazy"),
+    "lz_compress": lambda: _core.lz_compress(b"abcabcabc" * 20, level="lazy"),
     "lz_validate": lambda: _core.lz_validate(LZ),
     "tfrag_parse": lambda: _core.tfrag_parse(TFRAGS, 0, 1),
     "tfrag_texture": lambda: _core.tfrag_texture(bytes(16), 4, 4, bytes(1024)),

@@ -22,7 +22,16 @@ ISSUE_ROWS = ["ENG level → world-mesh arrays", "WAD-LZ decompress vs zlib",
               "WAD-LZ decompress vs numpy.copy", "WAD-LZ compress vs greedy",
               "RC2 tfrag decode, ", "Blender import vs obj_import",
               "Blender export unchanged vs obj_export",
-              "Blender export modified vs obj_export", "peak memory converting a level ×1"]
+              "Blender export modified vs obj_export", "peak memory converting a level ×1",
+              "WAD-LZ default compress vs the first encoder's greedy (speed)",
+              "WAD-LZ default compress vs the first encoder's best (size)",
+              "WAD-LZ max compress vs the first encoder's best (size)",
+              "WAD-LZ default compress, every core vs 1 thread",
+              "WAD-LZ decompress without a size vs with it",
+              "ENG open + world_mesh, fresh process, ",
+              "ENG open + world_mesh, fresh process, vs writing its output bytes",
+              "ENG single-vertex edit → level, ",
+              "batch convert 8 levels, pool vs -j 1"]
 
 
 def test_reference_parser_agrees_with_world_mesh():

@@ -8,7 +8,7 @@ import os
 import numpy as np
 import pytest
 
-from wadkit import cli, commands
+from wadkit import _convert, cli, commands
 from wadkit.detect import open as real_open
 from builders import eng_wad as B
 
@@ -25,6 +25,7 @@ def fake_open(monkeypatch):
             return F.FakeRc2Level()
         return real_open(path)
     monkeypatch.setattr(commands, "open_level", opener)
+    monkeypatch.setattr(_convert, "open_level", opener)
 
 
 def test_convert_one_file_to_glb(tmp_path, fake_open, capsys):
@@ -33,7 +34,9 @@ def test_convert_one_file_to_glb(tmp_path, fake_open, capsys):
     gltf, binary = G.read_glb(out.read_bytes())
     G.check(gltf, binary)
     assert len(G.triangles(gltf, binary, "world")) == 4
-    assert capsys.readouterr().err == ""
+    out_err = capsys.readouterr()
+    assert out_err.err == ""
+    assert out_err.out == f"wrote {out}: world 4 triangles\n"
 
 
 @pytest.mark.parametrize("fmt,files", [("glb", ["a.glb"]),
@@ -67,7 +70,7 @@ def test_batch_survives_bad_files(tmp_path, fake_open, capsys):
     missing = tmp_path / "missing.wad"
     out = tmp_path / "out"
     rc = cli.main(["convert", "one.fake", str(bad), str(missing),
-                   "two.fake", "-o", str(out)])
+                   "two.fake", "-o", str(out), "-j", "1"])
     assert rc == 1
     assert sorted(os.listdir(out)) == ["one.glb", "two.glb"]
     err = capsys.readouterr().err.splitlines()
@@ -83,7 +86,7 @@ def test_batch_survives_bad_files(tmp_path, fake_open, capsys):
 
 def test_batch_same_names_do_not_overwrite(tmp_path, fake_open):
     out = tmp_path / "o"
-    assert cli.main(["convert", "d1/a.fake", "d2/a.fake", "-o", str(out)]) == 0
+    assert cli.main(["convert", "d1/a.fake", "d2/a.fake", "-o", str(out), "-j1"]) == 0
     assert sorted(os.listdir(out)) == ["a.glb", "a_2.glb"]
 
 
@@ -102,7 +105,7 @@ def test_progress_on_a_terminal():
             pass
 
     t = Tty()
-    p = commands.Progress(2, stream=t, width=4)
+    p = _convert.Progress(2, stream=t, width=4)
     p.step("a/x.wad")
     p.message("wadkit: y.wad: broken")
     p.step("y.wad")
@@ -114,7 +117,7 @@ def test_unexpected_error_is_one_line_and_debug_shows_traceback(
         tmp_path, monkeypatch, capsys):
     def boom(path):
         raise KeyError("surprise")
-    monkeypatch.setattr(commands, "open_level", boom)
+    monkeypatch.setattr(_convert, "open_level", boom)
     assert cli.main(["convert", "a.wad", "-o", str(tmp_path / "x.glb")]) == 1
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "internal error (KeyError" in err
@@ -248,6 +251,7 @@ def test_convert_level_without_geometry_api_is_one_line(tmp_path, monkeypatch, c
     class Bare:
         pass
     monkeypatch.setattr(commands, "open_level", lambda p: Bare())
+    monkeypatch.setattr(_convert, "open_level", lambda p: Bare())
     assert cli.main(["convert", "x.wad", "-o", str(tmp_path / "x.glb")]) == 1
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "not built into this wadkit" in err
@@ -258,7 +262,8 @@ def test_convert_level_without_geometry_api_is_one_line(tmp_path, monkeypatch, c
 
 def test_output_closed_early_is_quiet():
     """A command whose reader went away (`wadkit needles … | head`) ends
-    with exit 1 and no traceback (run in a child: it redirects fd 1)."""
+    quietly with 141, as a Unix tool killed by SIGPIPE (run in a child: it
+    redirects fd 1)."""
     import subprocess
     import sys
     code = ("import sys, wadkit.commands as m, wadkit.cli as c\n"
@@ -267,7 +272,7 @@ def test_output_closed_early_is_quiet():
             "m.cmd_needles = boom\n"
             "sys.exit(c.main(['needles', 'x.wad']))\n")
     r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
-    assert r.returncode == 1
+    assert r.returncode == 141
     assert r.stderr == ""
 
 

@@ -24,15 +24,35 @@ def parse_map(data):
     return g.tiles("file")
 
 
+def parse_edit(data):
+    wfpc, n = struct.unpack_from("<II", data)
+    m = struct.unpack_from("<I", data, 8 + n)[0]
+    return _core.EngEdit(wfpc, data[8:8 + n], 0, data[12 + n:12 + n + m], 0, None)
+
+
+def parse_class_mesh(data):
+    """As fuzz_rc2_class_mesh.c reads its input: byte 0 = kind + 3 * LOD."""
+    kind, lod = data[0] % 3, (data[0] // 3) % 3
+    if kind == 0:
+        return _core.tie_mesh(data[1:], lod)
+    if kind == 1:
+        return _core.shrub_mesh(data[1:])
+    return _core.moby_mesh(data[1:], lod % 2)
+
+
 ACCEPT = {
     "eng_wad": lambda d: wadkit.eng.from_bytes(d),
     "eng_trak": lambda d: _core.EngGeometry(None, d, 0, None, 0, None, 0).models("file"),
     "eng_stpc": lambda d: _core.EngGeometry(None, None, 0, None, 0, d, 0).animations(),
     "eng_text": lambda d: _core.EngText(d),
     "eng_map": parse_map,
+    "eng_edit": parse_edit,
     "lz": lz.decompress,
     "rc2_level": lambda d: wadkit.rc2.from_bytes(d).core_data,
     "rc2_tfrag": lambda d: _core.tfrag_parse(d, 0, 4),
+    "rc2_gameplay": lambda d: _core.rc2_gameplay_parse(d),
+    "rc2_classes": lambda d: _core.rc2_classes_parse(d),
+    "rc2_class_mesh": parse_class_mesh,
     "rc2_tfrag_build": None,   # writer harnesses: any bytes are meshes/parts
     "rc2_build": None,
 }

@@ -379,7 +379,7 @@ def test_no_larger_than_simple_greedy(kind):
     }[kind]
     ours = lz.compress(data)
     assert len(ours) <= len(W.greedy_compress(data))
-    assert len(ours) <= len(wadkit._core.lz_compress(data, mode="greedy"))
+    assert len(ours) <= len(wadkit._core.lz_compress(data, level="greedy"))
 
 
 def test_declared_size_beyond_what_the_stream_can_hold_allocates_nothing():
@@ -403,3 +403,26 @@ def test_declared_size_beyond_what_the_stream_can_hold_allocates_nothing():
     finally:
         tracemalloc.stop()
     assert peak < 1 << 20
+
+
+@pytest.mark.parametrize("kind", ["random", "records", "text", "zeros"])
+def test_decompress_without_a_size_is_exact(kind):
+    """Without a size the output starts at 3x the stream and grows by a
+    quarter; a small slack is kept instead of trimmed. Whatever the ratio
+    (1x random, 2-4x records and text, 72x zeros) the result is exactly
+    the input, a well-formed bytes object."""
+    import random
+    n = 300000
+    data = {
+        "random": random.Random(1).randbytes(n),
+        "records": structured(5, n),
+        "text": b" ".join(b"moby%d tie%d" % (i % 89, i % 7) for i in range(n // 10))[:n],
+        "zeros": bytes(n),
+    }[kind]
+    c = lz.compress(data)
+    out = lz.decompress(c)
+    assert len(out) == len(data) and out == data
+    assert out + b"!" == data + b"!" and hash(out) == hash(bytes(data))
+    assert out == wadkit._core.lz_decompress(c, expected=len(data))
+    with pytest.raises(wadkit.FormatError, match="more than the limit"):
+        lz.decompress(c, max_size=len(data) - 1)

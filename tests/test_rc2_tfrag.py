@@ -181,6 +181,92 @@ def test_generated_level_800_patches():
     assert t["positions"][first].tolist() == [6.0, 4.0, 0.0]
 
 
+# ---- texture binding: only biased records bind --------------------------------
+
+def test_texture_changes_only_on_a_biased_record():
+    """Hand-derived from the rule (docs/formats/rc2.md, strips): a biased
+    record with offset >= 0 binds ad-gif offset/5; a plain record keeps the
+    active texture whatever its offset byte; a biased record with offset
+    -1 keeps it too."""
+    rows = [(0,), (None, 5), (1,), (T.KEEP,), (None, 0), (2,), (None,)]
+    p = T.banded_patch(0, 0, rows, adgifs=[7, 9, 4])
+    t = parse([p])
+    per_row = [7, 7, 9, 9, 9, 4, 4]       # written out by hand from the rule
+    assert t["texture"].tolist() == [x for x in per_row for _ in range(12)]
+    assert t["texture"].tolist() == T.run_textures(p.strips[0], p.adgifs)
+
+
+def old_reading(runs, adgifs):
+    """What tfrag.c did before: bind on every record whose offset >= 0."""
+    out, active = [], None
+    for n, ad, *byte in runs:
+        off = (-1 if ad is None and not byte else byte[0] if ad is None
+               else -1 if ad == T.KEEP else 5 * ad)
+        if off >= 0:
+            active = off // 5
+        out += [adgifs[active]] * (n - 2)
+    return out
+
+
+def banded_level(n=800, seed=16):
+    """n patches of 4..8 rows, 1..4 ad-gifs over 5 textures; a texture
+    change on some rows, and plain records carrying a stale offset byte."""
+    rng = np.random.default_rng(seed)
+    patches = []
+    for i in range(n):
+        nad = int(rng.integers(1, 5))
+        adgifs = [int(x) for x in rng.choice(5, nad, replace=False)]
+        rows = [(0,)]
+        for _ in range(int(rng.integers(3, 8))):
+            r = rng.random()
+            if r < 0.25:
+                rows.append((int(rng.integers(0, nad)),))
+            elif r < 0.45:
+                rows.append((None, 5 * int(rng.integers(0, nad))))
+            elif r < 0.5:
+                rows.append((T.KEEP,))
+            else:
+                rows.append((None,))
+        patches.append(T.banded_patch((i % 40) * 6144, (i // 40) * 4096, rows, adgifs))
+    return patches
+
+
+def test_generated_level_textures_follow_the_rule():
+    patches = banded_level()
+    t = _core.tfrag_parse(T.block(patches), 0, texture_count=5)
+    want, old, wrong_patches = [], [], 0
+    for p in patches:
+        w, o = T.run_textures(p.strips[0], p.adgifs), old_reading(p.strips[0], p.adgifs)
+        want += w
+        old += o
+        wrong_patches += w != o
+    assert t["texture"].tolist() == want
+    changed = int(np.sum(np.array(want) != np.array(old)))
+    # the generator must exercise the defect: the old reading differs
+    assert changed > 0 and wrong_patches > 0
+    # docs/formats/rc2.md quotes these (the old binary gave the same count)
+    assert (changed, len(want), wrong_patches) == (7620, 57960, 281)
+
+
+def test_writer_binds_with_biased_records_only():
+    """The writer stores a texture change as a biased record and every other
+    strip as a plain one: byte for byte what the spec builder writes."""
+    m = dict(QUAD_MESH, strips=[[0, 1, 2, 3]] * 4, textures=[3, 3, 5, 3])
+    built = wadkit.rc2.build_tfrags([m])
+    o = (2560, -512, 256)
+    pos = [(round(x * 1024) - o[0], round(y * 1024) - o[1], round(z * 1024) - o[2])
+           for x, y, z in QUAD_MESH["positions"]]
+    runs = [(4, 0), (4, None), (4, 1), (4, 0)]
+    spec = T.block([quad(positions=pos, origin=o, adgifs=[3, 5],
+                         vinfo=[(0, 0, 4096, 0), (4096, 0, 4096, 2),
+                                (0, -4096, 4096, 4), (2048, -2048, 4096, 6)],
+                         strips={0: runs, 1: runs, 2: runs},
+                         indices={k: [0, 1, 2, 3] * 4 for k in range(3)},
+                         bsphere=(2.5, -0.5, 0.25, float(np.float32(np.sqrt(0.5 + 0.0625)))))])
+    assert built == spec
+    assert _core.tfrag_parse(built, 0)["texture"].tolist() == [3] * 4 + [5] * 2 + [3] * 2
+
+
 # ---- through a whole level: terrain, patches, textures ------------------------
 
 def level_with_terrain(palette: int = 0):

@@ -63,8 +63,8 @@ def main():
         assert lz.decompress(c) == data and lz.validate(c) == []
         td = best_of(lambda: lz.decompress(c))
         tz = best_of(lambda: zlib.decompress(z))
-        lazy = len(_core.lz_compress(data, mode="lazy"))
-        greedy = len(_core.lz_compress(data, mode="greedy"))
+        lazy = len(_core.lz_compress(data, level="lazy"))
+        greedy = len(_core.lz_compress(data, level="greedy"))
         sample = data[:65536]                   # the Python encoder is slow
         pyg = len(wadlz.greedy_compress(sample))
         ours = len(lz.compress(sample))

@@ -1,7 +1,7 @@
 """The Blender half of `make demo` (run with the bpy venv's python, see the
 Makefile): import both sample levels through the add-on's operators, save
-demo.blend, render a preview of each (Cycles, CPU, few samples) and export
-the ENG level back to a WAD.
+demo.blend, render a preview of each (Cycles, CPU, few samples; Cycles'
+progress goes to OUTDIR/render.log) and export the ENG level back to a WAD.
 
     python tools/demo_blender.py build/demo
 """
@@ -20,12 +20,16 @@ from render_blender_screenshots import camera, render, setup_render  # noqa: E40
 
 def main(outdir):
     blender_addon.register()
+    log = os.path.join(outdir, "render.log")
+    open(log, "w").close()
     eng = os.path.join(outdir, "sample_eng.wad")
     rc2 = os.path.join(outdir, "sample_rc2.wad")
 
     # ENG: import, preview, export back (unchanged scene -> identical bytes)
     bpy.ops.wm.read_factory_settings(use_empty=True)
     bpy.ops.import_scene.wadkit_eng(filepath=eng)
+    print(f"{eng}: imported into Blender {bpy.app.version_string}: "
+          f"{len(bpy.data.objects)} objects, {len(bpy.data.materials)} materials")
     layer = bpy.context.view_layer.layer_collection.children["sample_eng"]
     layer.children["sample_eng Collision"].exclude = True
     out = os.path.join(outdir, "sample_eng_export.wad")
@@ -36,7 +40,7 @@ def main(outdir):
     setup_render(os.path.join(outdir, "preview_eng.png"), 480, 270)
     bpy.context.scene.cycles.samples = 8
     camera((-6, -34, 22), (14, -14, 0), lens=30)
-    render(os.path.join(outdir, "preview_eng.png"))
+    render(os.path.join(outdir, "preview_eng.png"), log)
     blend = os.path.join(outdir, "demo.blend")
     bpy.ops.wm.save_as_mainfile(filepath=blend)
     print(f"{blend}: the ENG sample level in Blender")
@@ -44,10 +48,11 @@ def main(outdir):
     # RC2: import and preview
     bpy.ops.wm.read_factory_settings(use_empty=True)
     bpy.ops.import_scene.wadkit_rc2(filepath=rc2)
+    print(f"{rc2}: imported: {len(bpy.data.objects)} objects")
     setup_render(os.path.join(outdir, "preview_rc2.png"), 480, 270)
     bpy.context.scene.cycles.samples = 8
     camera((-30, -30, 60), (64, 64, 0), lens=30)
-    render(os.path.join(outdir, "preview_rc2.png"))
+    render(os.path.join(outdir, "preview_rc2.png"), log)
     bpy.ops.wm.save_as_mainfile(filepath=os.path.join(outdir, "demo_rc2.blend"))
     print(f"{os.path.join(outdir, 'demo_rc2.blend')}: the RC2 sample level in Blender")
     sys.stdout.flush()

@@ -24,11 +24,19 @@ class FormatError(WadError, ValueError):
     """The input breaks its format."""
     offset: int | None   # absolute byte offset in the file, or None
     context: str         # where, e.g. "ENG WAD chunk TRAK > model 12"
+    tile: int | None     # the tile at fault, where known
+    model: int | None    # the model at fault, where known
+    vertex: int | None   # the vertex at fault, where known
+    object: str | None   # the name the caller gave the edit (LevelEdit)
 
 class LimitError(WadError, ValueError):
     """A write the game could not load; nothing was written."""
     offset: int | None
     context: str
+    tile: int | None
+    model: int | None
+    vertex: int | None
+    object: str | None
 
 class MissingChunkError(FormatError, KeyError):
     """The level has no chunk of the kind asked for."""
@@ -113,6 +121,8 @@ class EngFloorWorld:
 
 def eng_sine_table() -> NDArray[np.int32]:
     """(4096,) int32: the floor test's sine table."""
+def eng_colors_to_display(colors: NDArray[Any]) -> NDArray[np.float32]: ...
+def eng_colors_from_display(rgba: NDArray[Any], current: NDArray[Any]) -> NDArray[np.uint8]: ...
 def eng_collision_decode(raw: Buffer, *, space: _CollSpace = "file",
                          groups: tuple[int, int, int] | None = None,
                          offset: int = 0) -> dict[str, NDArray[Any]]:
@@ -122,6 +132,40 @@ def eng_collision_encode(corners: NDArray[np.float32], material: NDArray[np.uint
                          space: _CollSpace = "file",
                          drop_degenerate: bool = False) -> tuple[bytes, list[int]]:
     """Tile-local polygons → 32-byte records, and the dropped indices."""
+
+@final
+class EngEdit:
+    """Pending edits of an ENG level's tiles and models (wadkit/_eng_edit.py
+    is the documented API)."""
+    def __new__(cls, wfpc: int, trak: Buffer, trak_base: int, map: Buffer,
+                map_base: int, texture_table: Buffer | None,
+                allow_new_entries: bool = True) -> EngEdit: ...
+    @property
+    def counts(self) -> tuple[int, int, int]: ...
+    def tile_model(self, tile: int, /) -> int | None: ...
+    def tile_colors(self, tile: int, /) -> NDArray[np.uint8]: ...
+    def model_verts(self, model: int, /) -> int: ...
+    def set_geometry(self, tiles: Buffer, positions: Buffer, triangles: Buffer,
+                     uv: Buffer, texture: Buffer, face_flags: Buffer | None,
+                     colors: Sequence[Buffer | None] | None, name: str | None,
+                     /) -> dict[str, Any]: ...
+    def set_collision(self, tiles: Buffer, positions: Buffer, polygons: Buffer,
+                      material: Buffer | None, name: str | None,
+                      /) -> dict[str, Any]: ...
+    def set_colors(self, tile: int, colors: Buffer, name: str | None, /) -> None: ...
+    def place_tile(self, tile: int, position: tuple[float, float, float],
+                   rotation: int, name: str | None, /) -> None: ...
+    def delete_tile(self, tile: int, name: str | None, /) -> None: ...
+    def add_tile(self, model: int, position: tuple[float, float, float],
+                 rotation: int, colors: Buffer | None, name: str | None,
+                 /) -> int: ...
+    def add_mesh(self, positions: Buffer, triangles: Buffer, uv: Buffer,
+                 texture: Buffer, color: Buffer | None, face_flags: Buffer | None,
+                 c_positions: Buffer | None, c_polygons: Buffer | None,
+                 c_material: Buffer | None, zones_flat: bool, name: str | None,
+                 /) -> dict[str, Any]: ...
+    def flat_entry(self, r: int, g: int, b: int, /) -> int: ...
+    def build(self) -> dict[str, Any]: ...
 
 @final
 class EngGeometry:
@@ -172,14 +216,19 @@ class Rc2Level:
     def core_header(self) -> dict[str, int | tuple[int, int]]: ...
     def decompress(self, name: str, max_size: int = 1 << 28) -> bytes: ...
     def tfrag_block(self, core_size: int, /) -> tuple[int, int, int]: ...
+    def tfrag_texture_count(self) -> int: ...
     def tfrag_textures(self, core_data: Buffer, /) -> list[NDArray[np.uint8]]: ...
+    @property
+    def chunk_headers(self) -> dict[str, dict[str, int]]:
+        """{'chunk<i>': {tfrags, collision}} of the present chunk extents."""
     if sys.version_info >= (3, 12):
         def __buffer__(self, flags: int, /) -> memoryview: ...
 
 def lz_decompress(data: Buffer, max_size: int = 1 << 28, expected: int = -1) -> bytes:
     """A whole WAD-LZ stream → bytes (FormatError on a broken stream)."""
-def lz_compress(data: Buffer, mode: str = "best") -> bytes:
-    """A game-safe WAD-LZ stream ('lazy', 'greedy' or 'best')."""
+def lz_compress(data: Buffer, *, level: str = "default", threads: int = 1,
+                block_size: int = 0) -> bytes:
+    """A game-safe WAD-LZ stream ('default', 'max'; 'best', 'lazy', 'greedy')."""
 def lz_validate(data: Buffer, limit: int = 1000) -> list[str]:
     """The game's stream rules the data breaks; [] when clean."""
 def tfrag_parse(block: Buffer, lod: int = 0, texture_count: int = -1,
@@ -188,6 +237,14 @@ def tfrag_parse(block: Buffer, lod: int = 0, texture_count: int = -1,
 def tfrag_texture(pixels: Buffer, width: int, height: int, palette: Buffer,
                   /) -> NDArray[np.uint8]:
     """8-bit pixels + a 256-entry CLUT-ordered palette → (H, W, 4) RGBA."""
+def tie_mesh(data: Buffer, lod: int = 0, offset: int = 0,
+             class_id: int = -1) -> dict[str, Any]:
+    """A tie class → dict of arrays (positions, triangles, uv, texture) + header facts."""
+def shrub_mesh(data: Buffer, offset: int = 0, class_id: int = -1) -> dict[str, Any]:
+    """A shrub class → dict of arrays (positions, triangles, uv, normals, texture)."""
+def moby_mesh(data: Buffer, lod: int = 0, offset: int = 0,
+              class_id: int = -1) -> dict[str, Any]:
+    """A moby class → dict of arrays of one LOD's bind-pose mesh (0 high, 1 low)."""
 def tfrag_build(meshes: Sequence[tuple[NDArray[np.float32], NDArray[np.float32],
                                       NDArray[np.float32], NDArray[np.uint32],
                                       NDArray[np.uint32], NDArray[np.int32]]],
@@ -212,3 +269,43 @@ def rc2_build_level(tfrags: Buffer,
                     palettes: NDArray[np.uint8], gameplay: Buffer, level_id: int,
                     reverb: int, /) -> bytes:
     """A new RC2 level file (wadkit.rc2.build_level shapes the parts)."""
+def collision_parse(block: Buffer, base: int = 0) -> dict[str, Any]:
+    """A collision block → the deduplicated world mesh and the octants."""
+def collision_build(positions: Buffer, tris: Buffer, tri_tags: Buffer,
+                    quads: Buffer, quad_tags: Buffer, /) -> bytes:
+    """Faces → a collision block (exact octant binning; read back)."""
+def collision_build_octants(mesh_offset: int, z_node: tuple[int, int],
+                            y_nodes: Buffer, x_nodes: Buffer, coord: Buffer,
+                            counts: Buffer, vertices: Buffer, faces: Buffer,
+                            face_tag: Buffer, hero: Buffer, /) -> bytes:
+    """Octants as stored → a collision block in the canonical layout."""
+def sky_parse(block: Buffer, base: int = 0) -> dict[str, Any]:
+    """A sky block → header, texture entries and shells of arrays."""
+def rc2_tfrags_edit(region: Buffer, base: int, texture_count: int,
+                    positions: Buffer | None, uv: Buffer | None, color: Buffer | None,
+                    texture: Buffer | None,
+                    meshes: Sequence[tuple[int, Buffer, Buffer, Buffer, Buffer, Buffer]],
+                    /) -> tuple[bytes, bytes]:
+    """The tfrags region edited (in place or re-encoded per patch) and a
+    status byte per patch (0 kept, 1 in place, 2 re-encoded, 3 moved)."""
+def rc2_gameplay_write(gameplay: Buffer, core_ids: dict[str, Buffer],
+                       instances: dict[str, tuple[Buffer, Buffer, Buffer]],
+                       settings: Sequence[tuple[str, tuple[float, ...]]],
+                       /) -> tuple[bytes, dict[str, Any]]:
+    """A gameplay rewritten from its parse and the edit, and a report."""
+def rc2_level_rewrite(level: Buffer, tfrags: Buffer | None, collision: Buffer | None,
+                      gameplay: Buffer | None, gameplay_pal: Buffer | None,
+                      /) -> tuple[bytes, dict[str, dict[str, Any]]]:
+    """The level file with new blocks / gameplay, streams recompressed,
+    extents laid out again; read back before it is returned."""
+def rc2_level_save(level: Buffer, path: str | os.PathLike[str], /) -> None:
+    """Check a level file and write it atomically."""
+def rc2_gameplay_parse(gameplay: Buffer, tie_ids: Buffer | None = None,
+                       shrub_ids: Buffer | None = None,
+                       moby_ids: Buffer | None = None) -> dict[str, Any]:
+    """A decompressed RC2 gameplay → blocks, settings, class lists, instances
+    (dicts of arrays); *_ids (int32): the core class numbers to check against."""
+def rc2_classes_parse(core_index: Buffer, base: int = 0) -> dict[str, dict[str, Any]]:
+    """The core moby / tie / shrub class tables → {kind: dict of arrays}."""
+def rc2_gameplay_layouts() -> dict[str, tuple[int, tuple[tuple[str, int, str, int], ...]]]:
+    """{kind: (record size, ((field, offset, type, components), ...))}."""

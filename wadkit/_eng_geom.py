@@ -160,6 +160,34 @@ class GeometryMixin:
         return self._derived("objects", lambda g: [
             Model(d, "file") for d in g.models("file", objects=True)])
 
+    def collision_polygons(self, models=None, space: Space = "file") -> dict:
+        """The collision polygons of TRAK models (default: all, else the
+        model indices given), tile-local, decoded in one call and
+        concatenated in the order asked: the arrays of Model.collision
+        (corners (P,4,3), n_corners, type, material, group …) plus model
+        (P,) the model of each polygon, polygon (P,) its record number in
+        that model (over groups A+B+C, as the floor test counts) and start
+        (M+1,) each asked model's run."""
+        import numpy as np
+        from ._eng_floor import decode_collision
+        ms = self.models
+        ids = np.arange(len(ms)) if models is None else np.asarray(models, np.int64)
+        parts = [ms[int(i)] for i in ids]
+        groups = np.array([tuple(m.collision_groups) for m in parts], np.int64).reshape(-1, 3)
+        counts = groups.sum(axis=1)
+        start = np.zeros(len(parts) + 1, np.int64)
+        np.cumsum(counts, out=start[1:])
+        out = dict(decode_collision(b"".join(bytes(m.collision_raw) for m in parts),
+                                    space=space))
+        if len(out["n_corners"]) != start[-1]:        # pragma: no cover - parser invariant
+            raise _core.WadError("collision records do not match their group counts")
+        out["group"] = np.repeat(np.tile(np.arange(3, dtype=np.uint8), len(parts)),
+                                 groups.reshape(-1))
+        out["model"] = np.repeat(ids, counts)
+        out["polygon"] = np.arange(start[-1]) - np.repeat(start[:-1], counts)
+        out["start"] = start
+        return out
+
     def models_in(self, space: Space = "file", objects: bool = False) -> list[Model]:
         """TRAK (or STPC) models in "file" or "export" space."""
         return [Model(d, space) for d in self._geom.models(space, objects=objects)]
@@ -235,14 +263,17 @@ class ImportMixin:
     def with_geometry(self, positions, triangles, uv, texture=None, color=None,
                       collision=None, keep_tiles: bool = False,
                       zones: Literal["flat", "keep"] = "flat", default_texture: int = 0,
-                      face_flags=None, texture_table=None):
+                      face_flags=None, texture_table=None, page=None, tile=None):
         """A new Level whose TRAK and MAP tile part hold this mesh (file space:
         positions (V,3), triangles (T,3), uv (T,3,2) per corner, texture (T,)
         texture-table entries, color (T,3,4) per corner or None for grey).
         collision = (c_positions (CV,3), c_polygons (P,3|4; -1 pads a
         triangle), c_material (P,) or None); default: the render triangles.
         texture_table: raw n×8 bytes (default: the level's own table).
-        Every other chunk stays byte-identical. Raises wadkit.LimitError
+        page and tile (what world_mesh() also returns) are accepted and
+        not used: the page follows from the texture entry, and the write
+        path makes its own tiles — so with_geometry(**lvl.world_mesh())
+        works. Every other chunk stays byte-identical. Raises wadkit.LimitError
         (nothing written) when the engine could not load the result. The
         returned level has .import_report."""
         import numpy as np

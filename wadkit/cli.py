@@ -69,14 +69,16 @@ def cmd_lz(args) -> int:
         return 1 if problems else 0
     if args.output is None:
         raise SystemExit("wadkit lz: OUT is needed for c and d")
-    out = lz.compress(data) if args.mode == "c" \
+    out = lz.compress(data, args.level, args.threads) if args.mode == "c" \
         else lz.decompress(data, args.max_size)
     _write_atomic(args.output, out)
     return 0
 
 
 def _print_counts(info: dict) -> None:
-    counts = info.get("counts") or {}
+    counts = dict(info.get("counts") or {})
+    if "tiles_with_faces" in counts:          # "tiles 916 (627 with faces)"
+        counts["tiles"] = f"{counts['tiles']} ({counts.pop('tiles_with_faces')} with faces)"
     shown = [f"{k.replace('_', ' ')} "
              f"{'x'.join(map(str, v)) if isinstance(v, list) else v}"
              for k, v in counts.items() if k != "errors"]
@@ -102,7 +104,9 @@ def cmd_info(args) -> int:
 
 
 def build_parser() -> argparse.ArgumentParser:
+    from . import __version__
     p = argparse.ArgumentParser(prog="wadkit", description=__doc__)
+    p.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     p.add_argument("--debug", action="store_true",
                    help="show tracebacks for format and limit errors")
     sub = p.add_subparsers(dest="command", required=True)
@@ -117,22 +121,84 @@ def build_parser() -> argparse.ArgumentParser:
     lzp.add_argument("output", metavar="OUT", nargs="?")
     lzp.add_argument("--max-size", type=int, default=1 << 28,
                      help="refuse to decompress more bytes (default 256 MiB)")
+    lzp.add_argument("--level", choices=["default", "max", "best", "lazy", "greedy"],
+                     default="default", help="compression level (c)")
+    lzp.add_argument("--threads", type=int, default=1,
+                     help="threads for c (0: one per processor)")
     lzp.set_defaults(func=cmd_lz)
     commands.register(sub)
     return p
 
 
-def main(argv: list[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
+# Commands whose positionals are numbers that may be negative ("-1e9",
+# "-inf"): argparse takes those for options.
+_NUMERIC_POSITIONALS = {"floor"}
+
+
+def _is_number(token: str) -> bool:
     try:
-        return args.func(args)
-    except BrokenPipeError:      # the reader went away (`| head`): quietly
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-        return 1
+        float(token)
+    except ValueError:
+        return False
+    return True
+
+
+def _negative_numbers_as_positionals(argv: list[str]) -> list[str]:
+    """`floor FILE -5 3 -1e3 --json` → `floor --json -- FILE -5 3 -1e3`: the
+    command's options (flags without values) first, then `--`, so every
+    number is a positional."""
+    for i, token in enumerate(argv):
+        if token in _NUMERIC_POSITIONALS:
+            rest = argv[i + 1:]
+            if "--" in rest or not any(t.startswith("-") and _is_number(t) for t in rest):
+                return argv
+            opts = [t for t in rest if t.startswith("-") and not _is_number(t)]
+            pos = [t for t in rest if not (t.startswith("-") and not _is_number(t))]
+            return argv[:i + 1] + opts + ["--"] + pos
+        if not token.startswith("-"):
+            return argv          # another command
+    return argv
+
+
+# 128 + SIGPIPE: what a shell reports for a Unix tool whose reader went away
+EXIT_PIPE = 141
+
+
+def _quiet_closed_pipe() -> int:
+    """The reader went away (`wadkit … | head`): no message, no flush at
+    exit into the closed pipe."""
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            os.dup2(devnull, stream.fileno())
+        except (OSError, ValueError):
+            pass
+    return EXIT_PIPE
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = _negative_numbers_as_positionals(list(sys.argv[1:] if argv is None else argv))
+    args = build_parser().parse_args(argv)
+
+    def where() -> str:        # a command may set args.file to what it reads
+        return getattr(args, "file", "")
+    try:
+        with warnings.catch_warnings():
+            # a wadkit warning is one line naming the file, as errors are
+            def show(message, category, filename, lineno, file=None, line=None):
+                text = str(message) if issubclass(category, WadWarning) else \
+                    f"{message} ({category.__name__})"
+                print(commands.warning_line(where(), text), file=sys.stderr)
+            warnings.showwarning = show
+            rc = args.func(args)
+        sys.stdout.flush()
+        return rc
+    except BrokenPipeError:
+        return _quiet_closed_pipe()
     except commands.EXPECTED as exc:
         if args.debug:
             raise
-        print(f"wadkit: {getattr(args, 'file', '')}: {exc}", file=sys.stderr)
+        print(commands.error_line(where(), exc), file=sys.stderr)
         return 1
 
 

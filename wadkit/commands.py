@@ -5,27 +5,19 @@ stable."""
 from __future__ import annotations
 
 import json
+import math
 import os
 import sys
-import time
 import traceback
 import warnings
 
 import numpy as np
 
-from . import FormatError, LimitError, WadWarning
+from . import FormatError, WadWarning
+from ._convert import (EXPECTED, UsageError, cmd_convert, error_line,  # noqa: F401 (cli)
+                       warning_line)
+from .export.levels import lacks_chunk, missing_chunk
 from .detect import open as open_level
-from .meshio import MeshError
-
-
-class UsageError(Exception):
-    """A command line that cannot work (shown as one line, exit 1)."""
-
-
-# Errors shown as one line without a traceback (unless --debug).
-EXPECTED = (FormatError, LimitError, OSError, NotImplementedError, MeshError,
-            UsageError)
-_EXPECTED = EXPECTED + (ValueError,)
 
 
 def _open(path):
@@ -72,13 +64,18 @@ def _unsupported(lvl, what):
 
 # ------------------------------------------------------------------ info counts
 
-def _eng_counts(lvl) -> dict:
+def eng_counts(lvl) -> dict:
+    """The ENG counts of `wadkit info` and `wadkit demo` (one definition):
+    tiles are the MAP's tiles; tiles_with_faces those whose model has
+    render faces (the nodes of a converted world); triangles their faces."""
     faces = np.array([len(m.triangles) for m in lvl.models], dtype=np.int64)
     coll = np.array([int(sum(m.collision_groups)) for m in lvl.models], np.int64)
     model = np.asarray(lvl.tiles.model, dtype=np.int64)
     h, w = np.shape(lvl.zones.grid)
     return {"models": len(faces), "objects": len(lvl.objects),
-            "tiles": len(model), "grid": [int(w), int(h)],
+            "tiles": len(model),
+            "tiles_with_faces": int((faces[model] > 0).sum()),
+            "grid": [int(w), int(h)],
             "triangles": int(faces[model].sum()),
             "collision_polygons": int(coll[model].sum())}
 
@@ -87,6 +84,17 @@ def _rc2_counts(lvl) -> dict:
     return {"patches": len(lvl.patches),
             "triangles": int(sum(p["tri_count"] for p in lvl.patches)),
             "tfrag_textures": len(lvl.tfrag_textures)}
+
+
+def _rc2_collision_counts(lvl) -> dict:
+    c = lvl.collision()
+    return {"collision_faces": int((~c["quad"]).sum()) + len(c["quads"]),
+            "collision_octants": len(lvl.collision_octants()["coord"])}
+
+
+def _rc2_sky_counts(lvl) -> dict:
+    return {"sky_shells": len(lvl.sky()["shells"]),
+            "chunks": len(lvl.level_chunks)}
 
 
 def level_counts(lvl) -> dict:
@@ -98,12 +106,18 @@ def level_counts(lvl) -> dict:
     parts: list = []
     from .export import _has   # not hasattr(lvl, …): a property may raise
     if _has(lvl, "world_mesh"):
-        parts.append(_eng_counts)
+        parts.append(eng_counts)
     if _has(lvl, "pages"):
         parts.append(lambda x: {"pages": len(x.pages),
                                 "textures": len(np.asarray(x.textures["page"]))})
     if _has(lvl, "terrain"):
         parts.append(_rc2_counts)
+    if _has(lvl, "collision_octants"):
+        parts += [_rc2_collision_counts, _rc2_sky_counts]
+    if _has(lvl, "tie_classes"):
+        parts.append(lambda x: {f"{k}_classes": len(getattr(x, f"{k}_classes"))
+                                for k in ("tie", "shrub", "moby")})
+        parts.append(lambda x: {k: len(getattr(x, k)) for k in ("ties", "shrubs", "mobys")})
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", WadWarning)
         for part in parts:
@@ -114,93 +128,6 @@ def level_counts(lvl) -> dict:
     if errors:
         out["errors"] = errors
     return out
-
-
-# ------------------------------------------------------------------ convert
-
-class Progress:
-    """A progress bar on stderr: redrawn in place on a terminal, one line
-    per file otherwise (logs, CI). Messages go above the bar."""
-
-    def __init__(self, total: int, stream=None, width: int = 30):
-        self.total, self.done, self.width = total, 0, width
-        self.stream = stream or sys.stderr
-        self.tty = self.stream.isatty()
-        self.t0 = time.monotonic()
-
-    def _bar(self, label: str) -> str:
-        filled = self.width * self.done // max(self.total, 1)
-        return (f"[{'#' * filled}{'.' * (self.width - filled)}] "
-                f"{self.done}/{self.total} {label}")
-
-    def message(self, text: str) -> None:
-        if self.tty:
-            self.stream.write("\r\033[K")
-        self.stream.write(text + "\n")
-        self.stream.flush()
-
-    def step(self, label: str) -> None:
-        self.done += 1
-        if self.tty:
-            self.stream.write("\r\033[K" + self._bar(os.path.basename(label)))
-            if self.done == self.total:
-                self.stream.write(f"  {time.monotonic() - self.t0:.1f}s\n")
-        else:
-            self.stream.write(self._bar(label) + "\n")
-        self.stream.flush()
-
-
-def _out_path(src: str, out: str, fmt: str, many: bool, taken: set) -> str:
-    if not many and os.path.splitext(out)[1].lstrip(".").lower() == fmt:
-        return out
-    stem = os.path.splitext(os.path.basename(src))[0]
-    path, n = os.path.join(out, f"{stem}.{fmt}"), 2
-    while path in taken:
-        path, n = os.path.join(out, f"{stem}_{n}.{fmt}"), n + 1
-    taken.add(path)
-    return path
-
-
-def _error_line(path: str, exc: BaseException) -> str:
-    if isinstance(exc, _EXPECTED):
-        return f"wadkit: {path}: {exc}"
-    return (f"wadkit: {path}: internal error ({type(exc).__name__}: {exc}); "
-            "run with --debug for the traceback")
-
-
-def cmd_convert(args) -> int:
-    from . import export
-    out_ext = os.path.splitext(args.output)[1].lstrip(".").lower()
-    fmt = args.format or (out_ext if out_ext in export.FORMATS else "glb")
-    many = len(args.files) > 1
-    if many and out_ext in export.FORMATS:
-        raise UsageError(f"{len(args.files)} input files need -o to "
-                                  f"be a folder, not a .{out_ext} file")
-    if many or out_ext != fmt:
-        os.makedirs(args.output, exist_ok=True)
-    progress = Progress(len(args.files)) if many else None
-    failed, taken = 0, set[str]()
-    for src in args.files:
-        try:
-            dst = _out_path(src, args.output, fmt, many, taken)
-            lvl = _open(src)
-            if export._has(lvl, "terrain") and (args.collision or args.objects):
-                note = f"wadkit: {src}: note: --collision/--objects are ENG only (ignored)"
-                progress.message(note) if progress else print(note, file=sys.stderr)
-            export.export_level(lvl, dst, fmt, collision=args.collision,
-                                objects=args.objects, lod=args.lod)
-        except Exception as exc:            # one bad file must not stop a batch
-            if args.debug:
-                traceback.print_exc()
-            failed += 1
-            line = _error_line(src, exc)
-            progress.message(line) if progress else print(line, file=sys.stderr)
-        if progress:
-            progress.step(src)
-    if many:
-        print(f"wadkit: converted {len(args.files) - failed} of "
-              f"{len(args.files)} files to {args.output}", file=sys.stderr)
-    return 1 if failed else 0
 
 
 # ------------------------------------------------------------------ textures
@@ -238,13 +165,20 @@ def candidate_record(c) -> dict:
 
 
 def cmd_floor(args) -> int:
+    where = f"position {args.x:g} {args.y:g} {args.z:g}"
+    if not all(math.isfinite(v) for v in (args.x, args.y, args.z)):
+        raise UsageError(f"{where}: X, Y and Z must be finite numbers")
     lvl = _open(args.file)
     if not hasattr(lvl, "floor"):
         _unsupported(lvl, "the floor test")
-    if args.verbose:
-        hit = lvl.floor(args.x, args.y, args.z, candidates=True)
-    else:
-        hit = lvl.floor(args.x, args.y, args.z)
+    if lacks_chunk(lvl, "MAP"):
+        raise missing_chunk("MAP", "the floor test needs the level's tiles")
+    try:
+        hit = lvl.floor(args.x, args.y, args.z, candidates=bool(args.verbose))
+    except FormatError:
+        raise
+    except ValueError as exc:        # outside the engine's fixed-point range
+        raise UsageError(f"{where}: {exc}") from exc
     data: dict = {"position": [args.x, args.y, args.z], "floor": floor_record(hit)}
     if args.verbose:
         cands = _field(hit, "candidates") if hit is not None else None
@@ -288,6 +222,8 @@ def cmd_needles(args) -> int:
     lvl = _open(args.file)
     if not hasattr(lvl, "needles"):
         _unsupported(lvl, "the needle scan")
+    if lacks_chunk(lvl, "MAP"):
+        raise missing_chunk("MAP", "the needle scan needs the level's tiles")
     found = [needle_record(n) for n in lvl.needles()]
     if args.json:
         _print_json({"file": args.file, "count": len(found), "needles": found})
@@ -388,11 +324,12 @@ def _demo_eng(outdir: str, seed: int) -> None:
     samples.eng_level(seed).save(wad)
     lvl = eng.open(wad)
     glb = os.path.join(outdir, "sample_eng.glb")
-    s = export.export_level(lvl, glb, "glb", collision=True, objects=True)
+    export.export_level(lvl, glb, "glb", collision=True, objects=True)
     pngs = export.write_textures(lvl, os.path.join(outdir, "sample_eng_textures"))
+    c = eng_counts(lvl)
     print(f"{wad}: ENG sample level, {os.path.getsize(wad)} bytes, "
-          f"{s['layers']['world']['triangles']} triangles in "
-          f"{s['layers']['world']['groups']} tiles")
+          f"{c['triangles']} triangles in {c['tiles']} tiles "
+          f"({c['tiles_with_faces']} with faces)")
     print(f"{glb}: glTF with collision and objects; {len(pngs)} pages in "
           f"{os.path.join(outdir, 'sample_eng_textures')}")
     for x, y, z in DEMO_POINTS:
@@ -426,11 +363,13 @@ def cmd_demo(args) -> int:
     for step in (_demo_eng, _demo_rc2):
         try:
             step(args.outdir, args.seed)
+        except BrokenPipeError:
+            raise                    # the reader went away: cli.main's
         except Exception as exc:
             if args.debug:
                 traceback.print_exc()
             failed += 1
-            print(_error_line(args.outdir, exc), file=sys.stderr)
+            print(error_line(args.outdir, exc), file=sys.stderr)
     return 1 if failed else 0
 
 
@@ -458,6 +397,9 @@ def register(sub) -> None:
     p.add_argument("--objects", action="store_true",
                    help="add the object (STPC) models side by side (ENG)")
     p.add_argument("--lod", type=int, default=0, help="terrain LOD (RC2)")
+    p.add_argument("-j", "--jobs", type=int, default=0, metavar="N",
+                   help="levels converted at once, each in its own process "
+                        "(default: one per CPU core; 1: in this process)")
     p.set_defaults(func=cmd_convert, file="")
 
     p = add_parser("textures", help="every texture page as PNG")

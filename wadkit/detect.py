@@ -35,7 +35,8 @@ def open(path: str | os.PathLike, format: Format | None = None):
             head = f.read(_core.detect_size)
         format = detect(head)
         if format is None:
-            err = FormatError(f"{os.fspath(path)}: not a level file wadkit knows "
+            # the path is the caller's to name (the CLI prefixes it to every error)
+            err = FormatError("not a level file wadkit knows "
                               f"(first bytes: {head[:8].hex(' ') or 'none, empty file'})")
             err.offset, err.context = 0, "file header"
             raise err

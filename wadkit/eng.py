@@ -4,6 +4,7 @@
         lvl.chunks            # [Chunk(tag='INFO', offset=4, size=4), ...]
         lvl.chunk("TRAK")     # zero-copy memoryview of the payload
         lvl.save("copy.wad")  # byte-identical when nothing changed; atomic
+        ed = lvl.edit()       # patch tiles and models in place (wadkit/_eng_edit.py)
 
 Chunk tags are written without the padding the file has ("MAP", "END"):
 Chunk.tag, info() and rebuild_geometry() use that form; chunk(), "in" and
@@ -16,6 +17,7 @@ from typing import NamedTuple
 
 from . import _core
 from ._core import MissingChunkError
+from ._eng_edit import EditMixin, LevelEdit  # noqa: F401 (wadkit.eng.LevelEdit)
 from ._eng_geom import GeometryMixin, ImportMixin
 from . import _eng_text
 from ._eng_floor import FloorMixin
@@ -41,7 +43,7 @@ def missing_chunk(tag: str) -> MissingChunkError:
     return err
 
 
-class Level(MappedLevel, GeometryMixin, ImportMixin, FloorMixin):
+class Level(MappedLevel, GeometryMixin, ImportMixin, EditMixin, FloorMixin):
     """An ENG level WAD. Holds the file mapped until close() (or the end of
     a with block); edits are kept until save()."""
 
@@ -204,3 +206,18 @@ def new_level(width: int, height: int, pages, palettes=(), textures=(),
     from ._eng_new import new_level_bytes
     return from_bytes(new_level_bytes(width, height, pages, palettes, textures,
                                       objects, zone_table, zone_grid, flags))
+
+
+def colors_to_display(colors):
+    """Vertex colour bytes ((n, 4) uint8: R, G, B, byte 3, as lvl.tiles
+    gives them) as the world mesh shows them: (n, 4) float32, byte/128
+    clamped to 1, alpha 1 (docs/formats/eng.md "MAP tile part")."""
+    return _core.eng_colors_to_display(colors)
+
+
+def colors_from_display(rgba, current):
+    """Display colours (n, 4) back to bytes for the same vertices: a channel
+    whose value is still what its `current` byte (n, 4) shows keeps it
+    (values above 0x80 survive), others get round(c·128) in 0..255; byte 3
+    (the set count in a tile's first entry) is kept from current."""
+    return _core.eng_colors_from_display(rgba, current)

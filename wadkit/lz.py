@@ -2,15 +2,22 @@
 
     data = wadkit.lz.decompress(buf, max_size=1 << 28)  # FormatError if bad
     buf = wadkit.lz.compress(data)                      # a game-safe stream
+    buf = wadkit.lz.compress(data, level="max", threads=0)
     wadkit.lz.validate(buf)                             # [] when clean
 
-The stream format and the game's rules are in docs/formats/rc2.md.
+The stream format and the game's rules are in docs/formats/rc2.md; the
+levels' speed and size in docs/performance.md.
 """
 from __future__ import annotations
+
+from typing import Literal
 
 from . import _core
 
 DEFAULT_MAX_SIZE = 1 << 28
+
+Level = Literal["default", "max", "best", "lazy", "greedy"]
+LEVELS: tuple[str, ...] = ("default", "max", "best", "lazy", "greedy")
 
 
 def decompress(buf, max_size: int = DEFAULT_MAX_SIZE) -> bytes:
@@ -20,12 +27,18 @@ def decompress(buf, max_size: int = DEFAULT_MAX_SIZE) -> bytes:
     return _core.lz_decompress(buf, max_size)
 
 
-def compress(data) -> bytes:
-    """A WAD-LZ stream the game can load: hash-chain matching with lazy
-    evaluation (and a greedy parse, keeping the smaller stream: never larger
-    than greedy), no two literal runs in a row, no packet crossing a 0x2000
-    block, and only packet forms every known reader decodes alike."""
-    return _core.lz_compress(data)
+def compress(data, level: Level = "default", threads: int = 1) -> bytes:
+    """A WAD-LZ stream the game can load: no two literal runs in a row, no
+    packet crossing a 0x2000 block, and only packet forms every known reader
+    decodes alike.
+
+    level: "default" (a lazy parse, over twice the speed of the first
+    encoder's "best" and no larger on make bench's inputs), "max" (an
+    optimal parse over the format's costs: ~3 % smaller, ~20x slower), or
+    the first encoder's "best", "lazy", "greedy" (kept for comparison). threads: parse the input's 1 MiB blocks
+    on this many threads (0: one per processor); the stream is the same
+    for any number of threads."""
+    return _core.lz_compress(data, level=level, threads=threads)
 
 
 def validate(buf) -> list[str]:

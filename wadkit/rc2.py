@@ -10,6 +10,21 @@
     lvl.terrain(lod=0)  # tfrag terrain as NumPy arrays (see Level.terrain)
     lvl.patches       # per tfrag patch: counts, bounding sphere, flags
     lvl.tfrag_textures  # list of (H, W, 4) uint8 RGBA
+    lvl.collision()   # collision mesh: positions, triangles, tag, quads
+    lvl.collision_octants()  # the collision octants as stored
+    lvl.sky()         # sky shells, clusters, textures
+    lvl.level_chunks  # chunks 0..2 present: .terrain(lod), .collision()
+    lvl.settings      # level settings (fog, background, death height, chunk planes)
+    lvl.ties, lvl.shrubs, lvl.mobys   # instances: NumPy arrays per field
+    lvl.tie_classes, lvl.shrub_classes, lvl.moby_classes  # core class tables
+    lvl.gameplay_blocks  # the 39 gameplay blocks: offsets, sizes, bytes
+
+    wadkit.rc2.tie_mesh(class_bytes, lod=0)   # one class's mesh (docs:
+    wadkit.rc2.shrub_mesh(class_bytes)        # "Class meshes")
+    wadkit.rc2.moby_mesh(class_bytes, lod=0)
+    wadkit.rc2.class_mesh("tie", cls, lod=0)  # from a core class object
+
+    ed = lvl.edit(); ...; new = ed.apply(); new.save(path)   # writing back
 """
 from __future__ import annotations
 
@@ -18,6 +33,8 @@ from functools import cached_property
 
 from . import _core
 from ._level import MappedLevel
+from . import _rc2_edit
+from . import _rc2_gameplay as _gp
 from .lz import DEFAULT_MAX_SIZE
 from .results import Patch, Terrain
 
@@ -108,12 +125,23 @@ class Level(MappedLevel):
         return {k: t[k] for k in ("positions", "triangles", "uv", "color",
                                   "texture", "patch")}
 
+    def _tfrag_texture_count(self) -> int:
+        return self._lvl.tfrag_texture_count()
+
     def _tfrags(self, lod: int) -> dict:
         cache = self.__dict__.setdefault("_tfrag_cache", {})
         if lod not in cache:
             start, _, count = self._lvl.tfrag_block(len(self.core_data))
             cache[lod] = _core.tfrag_parse(self.tfrag_block(), lod, count, start)
         return cache[lod]
+
+    @cached_property
+    def level_chunks(self) -> list[LevelChunk]:
+        """The chunk extents present (chunk0..2), each with its own tfrag
+        terrain and collision (LevelChunk); named so as not to be taken for
+        the ENG container's chunks."""
+        return [LevelChunk(self, int(name[5:]), h)
+                for name, h in sorted(self._lvl.chunk_headers.items())]
 
     @property
     def patches(self) -> list[Patch]:
@@ -127,6 +155,181 @@ class Level(MappedLevel):
         """The tfrag texture table decoded to (H, W, 4) uint8 RGBA (C:
         csrc/core/rc2/rc2_texture.c, which checks every entry)."""
         return self._lvl.tfrag_textures(self.core_data)
+
+    def sky_block(self) -> memoryview:
+        """The sky block of core_data: from the sky offset to the collision
+        offset (it has no stored size)."""
+        h = self.core_header
+        return memoryview(self.core_data)[h["sky"]:h["collision"]]
+
+    @cached_property
+    def _sky(self) -> dict:
+        block = self.sky_block()
+        sky = _core.sky_parse(block, self.core_header["sky"])
+        sky["textures"] = [
+            _core.tfrag_texture(block[t["pixels"]:t["pixels"] + t["width"] * t["height"]],
+                                t["width"], t["height"],
+                                block[t["palette"]:t["palette"] + 1024])
+            for t in sky["texture_entries"]]
+        return sky
+
+    def sky(self) -> dict:
+        """The sky (docs/formats/rc2.md, "Sky"): colour (RGBA bytes),
+        clear_screen, maximum_sprite_count, fx (bytes: texture indices),
+        textures (list of (H, W, 4) uint8 RGBA, one per texture entry),
+        texture_entries, the raw header offsets, and shells (at most 8):
+        each {textured, flags, clusters (their headers), positions (V,3)
+        f32, uv (V,2) f32, color (V,4) f32, alpha (V,) i16 and st (V,4) u8
+        as stored, triangles (T,3) u32 (stored order reversed), texture
+        (T,) i32 (-1 = none), cluster (T,) i32}. Untextured shells read the
+        ST record as RGBA (noclip's reading); uv keeps Wrench's."""
+        return self._sky
+
+    def collision_block(self) -> memoryview:
+        """The collision block of core_data: from the collision offset to
+        textures_base (it has no stored size)."""
+        h = self.core_header
+        return memoryview(self.core_data)[h["collision"]:h["textures_base"]]
+
+    @cached_property
+    def _collision(self) -> dict:
+        return _core.collision_parse(self.collision_block(),
+                                     self.core_header["collision"])
+
+    def collision(self) -> dict:
+        """The collision mesh, deduplicated over the octants that repeat
+        it: positions (V,3) f32 in metres (file space, Z up); triangles
+        (T,3) u32 counter-clockwise from the front, every face as
+        triangles: the stored triangles first, then each quad as two
+        consecutive rows; tag (T,) u8 (the face's collision type); quad
+        (T,) bool (a half of a quad); quads (Q,4) u32 and quad_tag (Q,) u8
+        (the quads themselves, split r0-r2); folded: stored triangles
+        dropped as halves of a stored quad. See docs/formats/rc2.md."""
+        return _collision_mesh(self._collision)
+
+    def collision_octants(self) -> dict:
+        """The collision octants as stored (see _core.collision_parse and
+        docs/formats/rc2.md): mesh_offset, hero_groups, hero (bytes, not
+        decoded), z_node (coord, count, offset), y_nodes / x_nodes (N,3)
+        i32 {offset (0 = absent), coord, count}, coord (N,3) i32 grid
+        coordinates, offset (N,) u32, size (N,) u8 (the X entry's size
+        byte), counts (N,3) u32 {vertices, faces, quads}, vertices (V,3)
+        i16 around the octant centre (x, y in 1/16 m, z in 1/64 m), faces
+        (F,4) u8 stored v0..v3 (v3 only for the first `quads` of an octant),
+        face_tag (F,) u8. build_collision_octants(...) lays them out again."""
+        return self._collision["octants"]
+
+    # ---- gameplay and core class tables (docs/formats/rc2.md) ----------
+
+    @cached_property
+    def _classes(self) -> dict:
+        return _core.rc2_classes_parse(self.core_index, self.sections["core_index"][0])
+
+    @cached_property
+    def tie_classes(self) -> _gp.ClassTable:
+        """The core tie class table: Rc2Class objects (id, offset, size,
+        textures, data = the class's bytes in core_data)."""
+        return _gp.class_table("tie", self._classes["tie"], self)
+
+    @cached_property
+    def shrub_classes(self) -> _gp.ClassTable:
+        """The core shrub class table (Rc2Class objects, with billboard)."""
+        return _gp.class_table("shrub", self._classes["shrub"], self)
+
+    @cached_property
+    def moby_classes(self) -> _gp.ClassTable:
+        """The core moby class table (Rc2Class objects; offset 0 = no data)."""
+        return _gp.class_table("moby", self._classes["moby"], self)
+
+    @cached_property
+    def _gameplay(self) -> dict:
+        c = self._classes
+        return _core.rc2_gameplay_parse(self.gameplay, c["tie"]["id"],
+                                        c["shrub"]["id"], c["moby"]["id"])
+
+    @cached_property
+    def gameplay_blocks(self) -> tuple:
+        """The 39 gameplay header slots in header order (GameplayBlock: name,
+        slot, offset, size, decoded, data, tail); absent ones have offset 0."""
+        return _gp.blocks(self._gameplay, self.gameplay)
+
+    @property
+    def settings(self) -> dict | None:
+        """The level settings block (None if absent): background_colour,
+        fog_colour (s32 r, g, b), fog distances and intensities, death_height,
+        sphere and ship fields, chunk_plane_records (as stored) of which the
+        first chunk_plane_count are planes, core_sounds_count."""
+        return self._gameplay["settings"]
+
+    def _instances(self, kind: str) -> _gp.Instances:
+        block = next(b for b in self.gameplay_blocks if b.name == f"{kind}_instances")
+        return _gp.Instances(kind, self._gameplay[kind], block,
+                             _core.rc2_gameplay_layouts()[kind][1])
+
+    @cached_property
+    def ties(self) -> _gp.Instances:
+        """Tie instances (class_id, matrix (n,4,4), matrix_w, ...,
+        ambient_record: index into tie_ambient or -1)."""
+        return self._instances("tie")
+
+    @cached_property
+    def shrubs(self) -> _gp.Instances:
+        """Shrub instances (class_id, matrix, matrix_w, colour (n,3), ...)."""
+        return self._instances("shrub")
+
+    @cached_property
+    def mobys(self) -> _gp.Instances:
+        """Moby instances (class_id, position, rotation, scale, matrix
+        computed from them, and every other field of the 0x88-byte record)."""
+        return self._instances("moby")
+
+    @property
+    def class_lists(self) -> dict:
+        """The gameplay's class lists {"tie", "shrub", "moby": int32 array or
+        None when absent}; tie and shrub lists are checked to be the
+        instances' distinct classes in order of first appearance."""
+        return self._gameplay["class_lists"]
+
+    @property
+    def tie_ambient(self) -> dict | None:
+        """The tie ambient RGBA records in stored order: instance, count
+        (16-bit words), offset (of the data in the gameplay); None if the
+        level has no such block."""
+        return self._gameplay["tie_ambient"]
+
+    def tie_ambient_colours(self, tie: int):
+        """Tie instance `tie`'s ambient RGBA words (uint16 array, not
+        decoded further), or None when it has none."""
+        import numpy as np
+        rec = int(self.ties.ambient_record[tie])
+        if rec < 0:
+            return None
+        a = self.tie_ambient
+        return np.frombuffer(self.gameplay, "<u2", int(a["count"][rec]), int(a["offset"][rec]))
+
+    # ---- writing (wadkit/_rc2_edit.py, docs/formats/rc2.md) ----------
+
+    edit_report: dict | None = None   # set on a Level made by LevelEdit.apply()
+
+    def edit(self) -> _rc2_edit.LevelEdit:
+        """Pending edits (terrain, instances, collision, settings);
+        apply() returns the edited Level. See wadkit/_rc2_edit.py."""
+        return _rc2_edit.LevelEdit(self)
+
+    def to_bytes(self) -> bytes:
+        """The level file: this level's own bytes (an edited level is
+        written and re-read by apply())."""
+        return bytes(memoryview(self._lvl))
+
+    def save(self, path: str | os.PathLike) -> None:
+        """Write the level atomically (temp file, fsync, rename), after
+        parsing it and decoding every stream once more. Refuses to write
+        over the file this level was opened from."""
+        if self.path is not None and os.path.exists(path) \
+                and os.path.samefile(path, self.path):
+            raise ValueError(f"{os.fspath(path)} is the source file of this "
+                             "level; save to another path")
+        _core.rc2_level_save(self._lvl, path)
 
     def info(self) -> dict:
         """What `wadkit info` shows, as plain data (nothing decompressed)."""
@@ -167,6 +370,162 @@ def build_tfrags(meshes, lod_distance: float = 32.0) -> bytes:
             np.array([len(s) for s in strips], dtype=np.uint32),
             np.ascontiguousarray(m["textures"], dtype=np.int32).ravel()))
     return _core.tfrag_build(packed, lod_distance)
+
+
+class LevelChunk:
+    """Chunk <index> of a level: the extent chunk<index> opens with
+    {s32 tfrags, s32 collision}, offsets of WAD-LZ streams from its start
+    (0 = none); the tfrags and the collision inside read as the level's own
+    (docs/formats/rc2.md, "Chunks"). Textures are the level's tfrag
+    textures."""
+
+    def __init__(self, level: Level, index: int, header: dict):
+        self.level = level
+        self.index = index
+        self.name = f"chunk{index}"
+        self.tfrags_offset = header["tfrags"]
+        self.collision_offset = header["collision"]
+
+    def __repr__(self) -> str:
+        return (f"<LevelChunk {self.index}: tfrags at {self.tfrags_offset:#x}, "
+                f"collision at {self.collision_offset:#x}>")
+
+    @property
+    def has_terrain(self) -> bool:
+        return self.tfrags_offset != 0
+
+    @property
+    def has_collision(self) -> bool:
+        return self.collision_offset != 0
+
+    def _stream(self, part: str) -> bytes:
+        if not (self.has_terrain if part == "tfrags" else self.has_collision):
+            raise KeyError(f"chunk {self.index} has no {part}")
+        return self.level._lvl.decompress(f"{self.name}.{part}", self.level.max_size)
+
+    @cached_property
+    def tfrag_block(self) -> bytes:
+        """The decompressed tfrags block of this chunk."""
+        return self._stream("tfrags")
+
+    @cached_property
+    def collision_block(self) -> bytes:
+        """The decompressed collision block of this chunk."""
+        return self._stream("collision")
+
+    def _tfrags(self, lod: int) -> dict:
+        cache = self.__dict__.setdefault("_tfrag_cache", {})
+        if lod not in cache:
+            cache[lod] = _core.tfrag_parse(self.tfrag_block, lod,
+                                           self.level._tfrag_texture_count())
+        return cache[lod]
+
+    def terrain(self, lod: int = 0) -> dict:
+        """As Level.terrain, for this chunk's tfrags (KeyError if none)."""
+        t = self._tfrags(lod)
+        return {k: t[k] for k in ("positions", "triangles", "uv", "color",
+                                  "texture", "patch")}
+
+    @property
+    def patches(self) -> list[dict]:
+        return self._tfrags(0)["patches"]
+
+    @cached_property
+    def _collision(self) -> dict:
+        return _core.collision_parse(self.collision_block)
+
+    def collision(self) -> dict:
+        """As Level.collision, for this chunk (KeyError if none)."""
+        return _collision_mesh(self._collision)
+
+    def collision_octants(self) -> dict:
+        return self._collision["octants"]
+
+
+def _collision_mesh(parsed: dict) -> dict:
+    return {k: parsed[k] for k in ("positions", "triangles", "tag", "quad",
+                                   "quads", "quad_tag", "folded")}
+
+
+def build_collision(positions, triangles, tags, quads=None,
+                    quad_tags=None) -> bytes:
+    """Write a collision block (C writer; read back before it is returned).
+    positions (V,3) metres, Z up (quantised to 1/16 m in x and y, 1/64 m
+    in z); triangles (T,3) and quads (Q,4) counter-clockwise from the front
+    (a quad (a, b, c, d) is the triangles (a, b, c), (c, d, a)); one tag
+    per face. Every face goes into every 4 m octant it touches (exact
+    closed triangle/box test on the quantised positions) and no other.
+    wadkit.LimitError names the octant or face that breaks an engine
+    limit (255 vertices, 255 quads or 4080 bytes per octant, a vertex more
+    than 32 m from its octant's centre, ...); nothing is dropped."""
+    import numpy as np
+    pos = np.ascontiguousarray(positions, dtype=np.float32).reshape(-1, 3)
+    tris = np.ascontiguousarray(triangles, dtype=np.uint32).reshape(-1, 3)
+    ttag = np.ascontiguousarray(tags, dtype=np.uint8).reshape(-1)
+    q = np.ascontiguousarray(np.zeros((0, 4)) if quads is None else quads,
+                             dtype=np.uint32).reshape(-1, 4)
+    qtag = np.ascontiguousarray(np.zeros(0) if quad_tags is None else quad_tags,
+                                dtype=np.uint8).reshape(-1)
+    return _core.collision_build(pos, tris, ttag, q, qtag)
+
+
+def build_collision_octants(octants: dict) -> bytes:
+    """Lay out collision octants as given (Level.collision_octants() or the
+    same dict edited): the tree shape, octant order, vertices and faces are
+    kept, every offset recomputed in the canonical layout; a block written
+    in that layout comes back byte for byte."""
+    import numpy as np
+    z = octants["z_node"]
+    return _core.collision_build_octants(
+        int(octants["mesh_offset"]), (int(z[0]), int(z[1])),
+        *(np.ascontiguousarray(octants[k], dtype=t) for k, t in (
+            ("y_nodes", np.int32), ("x_nodes", np.int32), ("coord", np.int32),
+            ("counts", np.uint32), ("vertices", np.int16), ("faces", np.uint8),
+            ("face_tag", np.uint8))),
+        bytes(octants.get("hero", b"")))
+
+def tie_mesh(data, lod: int = 0, offset: int = 0, class_id: int = -1) -> dict:
+    """Decode LOD lod (0 finest .. 2) of one tie class (its bytes, e.g. the
+    class's slice of core_data; offset = where they start there, for
+    errors; class_id names it in errors, else the header's o_class).
+    positions (V,3) f32, game space (Z up), the class scale applied; uv
+    (V,2) f32; triangles (T,3) u32; texture (T,) i32, an index into the
+    class's 16 textures; plus header facts (o_class, scale, bsphere,
+    lod_distances, packet_counts, lod_headers, strips, ...). No normals or
+    vertex colours (docs/formats/rc2.md, "Tie classes"). FormatError when
+    the class breaks an invariant (GS walk, q = 4096, counts)."""
+    return _core.tie_mesh(data, lod, offset, class_id)
+
+
+def shrub_mesh(data, offset: int = 0, class_id: int = -1) -> dict:
+    """Decode one shrub class: positions, uv, normals (V,3) f32 unit
+    vectors, triangles, texture (as tie_mesh) plus header facts."""
+    return _core.shrub_mesh(data, offset, class_id)
+
+
+def moby_mesh(data, lod: int = 0, offset: int = 0, class_id: int = -1) -> dict:
+    """Decode the mesh of one moby class LOD (0 high, 1 low) in its bind
+    pose: positions, uv, normals, triangles, texture (-1 = none) plus
+    scale, bsphere, joint_count, packet_counts, format, has_mesh. Metal
+    packets and bangles are not decoded."""
+    return _core.moby_mesh(data, lod, offset, class_id)
+
+
+_CLASS_MESH = {"tie": tie_mesh, "shrub": shrub_mesh, "moby": moby_mesh}
+
+
+def class_mesh(kind: str, cls, lod: int = 0) -> dict:
+    """The mesh of a core class object (kind 'tie', 'shrub' or 'moby'):
+    decodes cls.data, naming cls.id in errors; cls.offset (where the bytes
+    start in core_data) when the object has one. Meant as the body of the
+    class objects' mesh(lod) method."""
+    decode = _CLASS_MESH[kind]
+    offset = getattr(cls, "offset", 0)
+    if kind == "shrub":
+        if lod != 0:
+            raise ValueError(f"shrub classes have one LOD, not {lod}")
+        return decode(cls.data, offset, cls.id)
+    return decode(cls.data, lod, offset, cls.id)
 
 
 def open(path: str | os.PathLike, max_size: int = DEFAULT_MAX_SIZE) -> Level:

@@ -20,6 +20,31 @@ file_error_type (gint code)
     }
 }
 
+/* .tile .model .vertex (int or None) and .object (str or None) of a
+ * FormatError/LimitError, from the error's structured fields. */
+static int
+set_where (PyObject *exc, const GError *error)
+{
+  static const char *const names[3] = { "tile", "model", "vertex" };
+  const gint64 v[3] = { wk_error_tile (error), wk_error_model (error),
+                        wk_error_vertex (error) };
+  for (int k = 0; k < 3; k++)
+    {
+      PyObject *o = v[k] >= 0 ? PyLong_FromLongLong (v[k]) : Py_NewRef (Py_None);
+      int rc = o ? PyObject_SetAttrString (exc, names[k], o) : -1;
+      Py_XDECREF (o);
+      if (rc < 0)
+        return -1;
+    }
+  const char *name = wk_error_object (error);
+  PyObject *o = name ? PyUnicode_DecodeUTF8 (name, (Py_ssize_t) strlen (name),
+                                             "replace")
+                     : Py_NewRef (Py_None);
+  int rc = o ? PyObject_SetAttrString (exc, "object", o) : -1;
+  Py_XDECREF (o);
+  return rc;
+}
+
 static PyObject *
 format_error (WkModState *st, PyObject *type, const GError *error)
 {
@@ -31,7 +56,8 @@ format_error (WkModState *st, PyObject *type, const GError *error)
   PyObject *context = PyUnicode_FromString (wk_error_context (error));
   if (offset == NULL || context == NULL
       || PyObject_SetAttrString (exc, "offset", offset) < 0
-      || PyObject_SetAttrString (exc, "context", context) < 0)
+      || PyObject_SetAttrString (exc, "context", context) < 0
+      || set_where (exc, error) < 0)
     Py_CLEAR (exc);
   Py_XDECREF (offset);
   Py_XDECREF (context);

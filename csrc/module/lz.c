@@ -3,9 +3,12 @@
 
 #include "../core/common/wk_error.h"
 #include "../core/lz/wk_lz.h"
+#include "../core/lz/wk_lz_enc.h"
 
 /* Decodes straight into a bytes object, grown (up to max_size) as needed;
- * expected >= 0 sizes it once and demands exactly that many bytes. The
+ * expected >= 0 sizes it once and demands exactly that many bytes. (One
+ * walk over the packet headers to find the size first costs as much as
+ * decoding: both are bound by the chain of packet lengths.) The
  * stream lies at absolute offset base (for errors); context prefixes them. */
 PyObject *
 wk_lz_decompress_py (WkModState *st, const guint8 *src, gsize size, gint64 base,
@@ -37,8 +40,10 @@ wk_lz_decompress_py (WkModState *st, const guint8 *src, gsize size, gint64 base,
                     declared, expected);
       goto fail;
     }
+  /* Unknown size: level data decode to 2.5-3x their stream; grown by a
+   * quarter at a time (so that the slack left at the end stays small). */
   Py_ssize_t cap = expected >= 0 ? expected
-                                 : MIN (max_size, MAX (declared * 4, 1 << 16));
+                                 : MIN (max_size, MAX (declared * 3, 1 << 16));
   out = PyBytes_FromStringAndSize (NULL, cap);
   for (;;)
     {
@@ -60,7 +65,7 @@ wk_lz_decompress_py (WkModState *st, const guint8 *src, gsize size, gint64 base,
                         expected >= 0 ? "the declared" : "the limit of", cap);
           goto fail;
         }
-      cap = cap > max_size / 2 ? max_size : cap * 2;
+      cap = cap > max_size / 5 * 4 ? max_size : cap + cap / 4;
       if (_PyBytes_Resize (&out, cap) < 0)
         return NULL;
     }
@@ -70,8 +75,23 @@ wk_lz_decompress_py (WkModState *st, const guint8 *src, gsize size, gint64 base,
                     "%zu bytes, %zd declared", d.produced, expected);
       goto fail;
     }
-  if ((gsize) cap != d.produced)
-    _PyBytes_Resize (&out, (Py_ssize_t) d.produced);
+  /* Trim to the decoded size. A slack of up to a quarter stays allocated
+   * (the object is new and unshared, so its size may still drop): glibc
+   * serves a block larger than the last one freed from fresh mmapped pages
+   * and would give the trimmed one back, so a trim here made every call in
+   * a loop fault in all its output pages, twice the time of a call that
+   * knew the size (docs/performance.md). */
+  Py_ssize_t n = (Py_ssize_t) d.produced;
+  if (cap - n > n / 4)
+    {
+      if (_PyBytes_Resize (&out, n) < 0)
+        return NULL;
+    }
+  else if (n != cap)
+    {
+      Py_SET_SIZE (out, n);
+      PyBytes_AS_STRING (out)[n] = 0;
+    }
   return out;
 fail:
   Py_XDECREF (out);
@@ -96,30 +116,43 @@ lz_decompress (PyObject *module, PyObject *args, PyObject *kwds)
   return out;
 }
 
+static const char *const lz_levels[WK_LZ_N_MODES] = {
+  [WK_LZ_GREEDY] = "greedy", [WK_LZ_LAZY] = "lazy", [WK_LZ_BEST] = "best",
+  [WK_LZ_DEFAULT] = "default", [WK_LZ_MAX] = "max",
+};
+
 static PyObject *
 lz_compress (PyObject *module, PyObject *args, PyObject *kwds)
 {
-  static char *kwlist[] = { "data", "mode", NULL };
+  static char *kwlist[] = { "data", "level", "threads", "block_size", NULL };
   Py_buffer in;
-  const char *mode_name = "best";
-  if (!PyArg_ParseTupleAndKeywords (args, kwds, "y*|s:lz_compress", kwlist, &in,
-                                    &mode_name))
+  const char *level = "default";
+  int threads = 1;
+  Py_ssize_t block = 0;
+  if (!PyArg_ParseTupleAndKeywords (args, kwds, "y*|$sin:lz_compress", kwlist,
+                                    &in, &level, &threads, &block))
     return NULL;
-  WkLzMode mode = WK_LZ_BEST;
-  if (strcmp (mode_name, "greedy") == 0)
-    mode = WK_LZ_GREEDY;
-  else if (strcmp (mode_name, "lazy") == 0)
-    mode = WK_LZ_LAZY;
-  else if (strcmp (mode_name, "best") != 0)
+  int mode = -1;
+  for (int m = 0; m < WK_LZ_N_MODES; m++)
+    if (strcmp (level, lz_levels[m]) == 0)
+      mode = m;
+  const char *bad = mode < 0 ? "level is 'default', 'max', or one of the first "
+                               "encoder's 'best', 'lazy', 'greedy'"
+                    : threads < 0 ? "threads must be >= 0 (0: one per processor)"
+                    : block < 0 || (block > 0 && block < (Py_ssize_t) WK_LZ_WIN)
+                        ? "block_size must be 0 (the level's default) or >= 32768"
+                        : NULL;
+  if (bad)
     {
       PyBuffer_Release (&in);
-      PyErr_SetString (PyExc_ValueError, "mode is 'best', 'lazy' or 'greedy'");
+      PyErr_SetString (PyExc_ValueError, bad);
       return NULL;
     }
   GError *error = NULL;
   GBytes *res;
   Py_BEGIN_ALLOW_THREADS
-  res = wk_lz_compress (in.buf, (gsize) in.len, mode, &error);
+  res = wk_lz_compress_full (in.buf, (gsize) in.len, (WkLzMode) mode,
+                             (guint) threads, (gsize) block, &error);
   Py_END_ALLOW_THREADS
   PyBuffer_Release (&in);
   return wk_bytes_result (wk_state_from_module (module), res, error);
@@ -158,8 +191,8 @@ static PyMethodDef lz_methods[] = {
     "lz_decompress(data, max_size=1<<28, expected=-1) -> bytes" },
   { "lz_compress", (PyCFunction) (void (*) (void)) lz_compress,
     METH_VARARGS | METH_KEYWORDS,
-    "lz_compress(data, mode='best') -> bytes: a game-safe WAD-LZ stream "
-    "(mode 'lazy', 'greedy' or 'best' = the smaller of both)" },
+    "lz_compress(data, *, level='default', threads=1, block_size=0) -> bytes: "
+    "a game-safe WAD-LZ stream (docs/formats/rc2.md)" },
   { "lz_validate", (PyCFunction) (void (*) (void)) lz_validate,
     METH_VARARGS | METH_KEYWORDS,
     "lz_validate(data, limit=1000) -> [str]: rule violations, [] if clean" },

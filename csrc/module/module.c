@@ -19,9 +19,16 @@ wk_state_from_type (PyTypeObject *type)
 
 static int
 add_exception (PyObject *module, PyObject **slot, const char *name,
-               PyObject *bases, const char *doc)
+               PyObject *bases, const char *doc, gboolean fields_too)
 {
-  *slot = PyErr_NewExceptionWithDoc (name, doc, bases, NULL);
+  /* class defaults, so an error raised from Python has every field too */
+  PyObject *fields = !fields_too ? NULL : Py_BuildValue (
+      "{s:O,s:s,s:O,s:O,s:O,s:O}", "offset", Py_None, "context", "",
+      "tile", Py_None, "model", Py_None, "vertex", Py_None, "object", Py_None);
+  if (fields_too && fields == NULL)
+    return -1;
+  *slot = PyErr_NewExceptionWithDoc (name, doc, bases, fields);
+  Py_XDECREF (fields);
   if (*slot == NULL)
     return -1;
   return PyModule_AddObjectRef (module, strrchr (name, '.') + 1, *slot);
@@ -55,23 +62,27 @@ wk_exec (PyObject *module)
   if (PyArray_ImportNumPyAPI () < 0)
     return -1;
   if (add_exception (module, &st->WadError, "wadkit.WadError", NULL,
-                     "Base class of every wadkit error.") < 0)
+                     "Base class of every wadkit error.", FALSE) < 0)
     return -1;
   PyObject *bases = PyTuple_Pack (2, st->WadError, PyExc_ValueError);
   if (bases == NULL)
     return -1;
   int rc = add_exception (module, &st->FormatError, "wadkit.FormatError", bases,
                           "The input breaks its format. .offset is the byte "
-                          "offset (or None), .context where it was found.");
+                          "offset (or None), .context where it was found; "
+                          ".tile, .model, .vertex (int or None) and .object "
+                          "(the name the caller gave, or None) where known.", TRUE);
   if (rc == 0)
     rc = add_exception (module, &st->LimitError, "wadkit.LimitError", bases,
-                        "A write the game could not load; nothing was written.");
+                        "A write the game could not load; nothing was written. "
+                        "Fields as FormatError (.offset, .context, .tile, "
+                        ".model, .vertex, .object).", TRUE);
   Py_DECREF (bases);
   if (rc < 0 || add_missing_chunk (module, st) < 0)
     return -1;
   if (add_exception (module, &st->WadWarning, "wadkit.WadWarning",
                      PyExc_UserWarning,
-                     "A tolerated oddity in a file (kept as it is).") < 0)
+                     "A tolerated oddity in a file (kept as it is).", FALSE) < 0)
     return -1;
   PyObject *glib = Py_BuildValue ("(III)", glib_major_version,
                                   glib_minor_version, glib_micro_version);
@@ -83,9 +94,13 @@ wk_exec (PyObject *module)
     return -1;
   if (wk_eng_geom_register (module, st) < 0)
     return -1;
+  if (wk_eng_edit_register (module, st) < 0)
+    return -1;
   if (wk_eng_text_register (module, st) < 0)
     return -1;
   if (wk_eng_floor_register (module, st) < 0)
+    return -1;
+  if (wk_eng_color_register (module, st) < 0)
     return -1;
   if (wk_lz_register (module, st) < 0)
     return -1;
@@ -94,6 +109,16 @@ wk_exec (PyObject *module)
   if (wk_eng_new_register (module, st) < 0)
     return -1;
   if (wk_rc2_build_register (module, st) < 0)
+    return -1;
+  if (wk_rc2_collision_register (module, st) < 0)
+    return -1;
+  if (wk_rc2_save_register (module, st) < 0)
+    return -1;
+  if (wk_rc2_sky_register (module, st) < 0)
+    return -1;
+  if (wk_rc2_gameplay_register (module, st) < 0)
+    return -1;
+  if (wk_rc2_class_mesh_register (module, st) < 0)
     return -1;
   if (wk_warn_register (module, st) < 0 || wk_detect_register (module, st) < 0)
     return -1;

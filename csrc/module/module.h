@@ -61,8 +61,10 @@ PyObject *wk_lz_decompress_py (WkModState *st, const guint8 *src, gsize size,
 /* Per-area registration, called from the exec slot. */
 int wk_eng_wad_register (PyObject *module, WkModState *st);
 int wk_eng_geom_register (PyObject *module, WkModState *st);
+int wk_eng_edit_register (PyObject *module, WkModState *st);
 int wk_eng_text_register (PyObject *module, WkModState *st);
 int wk_eng_floor_register (PyObject *module, WkModState *st);
+int wk_eng_color_register (PyObject *module, WkModState *st);
 int wk_lz_register (PyObject *module, WkModState *st);
 int wk_rc2_register (PyObject *module, WkModState *st);
 int wk_rc2_tfrag_register (PyObject *module, WkModState *st);
@@ -70,6 +72,11 @@ int wk_eng_new_register (PyObject *module, WkModState *st);
 int wk_rc2_build_register (PyObject *module, WkModState *st);
 int wk_warn_register (PyObject *module, WkModState *st);
 int wk_detect_register (PyObject *module, WkModState *st);
+int wk_rc2_collision_register (PyObject *module, WkModState *st);
+int wk_rc2_sky_register (PyObject *module, WkModState *st);
+int wk_rc2_gameplay_register (PyObject *module, WkModState *st);
+int wk_rc2_class_mesh_register (PyObject *module, WkModState *st);
+int wk_rc2_save_register (PyObject *module, WkModState *st);
 
 /* dict[key] = value, stealing value; -1 on failure (value may be NULL, as
  * when the call that made it failed). */

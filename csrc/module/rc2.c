@@ -154,6 +154,20 @@ rc2_level_tfrag_block (Rc2LevelObject *self, PyObject *arg)
   return Py_BuildValue ("(nnI)", (Py_ssize_t) start, (Py_ssize_t) end, count);
 }
 
+/* tfrag_texture_count() -> int */
+static PyObject *
+rc2_level_tfrag_texture_count (Rc2LevelObject *self, PyObject *Py_UNUSED (arg))
+{
+  WkModState *st = wk_state_from_type (Py_TYPE (self));
+  if (st == NULL)
+    return NULL;
+  guint count;
+  GError *error = NULL;
+  if (!wk_rc2_tfrag_texture_count (self->lvl, &count, &error))
+    return wk_raise (st, error);
+  return PyLong_FromUnsignedLong (count);
+}
+
 /* tfrag_textures(core_data) -> [(H, W, 4) uint8]: the table decoded and
  * checked in the core (rc2_texture.c), the texels expanded here into
  * arrays allocated here. */
@@ -189,6 +203,24 @@ rc2_level_tfrag_textures (Rc2LevelObject *self, PyObject *arg)
   return list;
 }
 
+static PyObject *
+rc2_level_chunks (Rc2LevelObject *self, void *closure)
+{
+  PyObject *d = PyDict_New ();
+  for (guint i = 0; d && i < 3; i++)
+    {
+      gint32 t, c;
+      if (!wk_rc2_chunk (self->lvl, i, &t, &c))
+        continue;
+      char name[8];
+      g_snprintf (name, sizeof name, "chunk%u", i);
+      if (wk_dict_put (d, name, Py_BuildValue ("{sisi}", "tfrags", t,
+                                               "collision", c)) < 0)
+        Py_CLEAR (d);
+    }
+  return d;
+}
+
 static PyGetSetDef rc2_level_getset[] = {
   { "header", (getter) rc2_level_header, NULL,
     "{header_size, sector, id, reverb} of the level header", NULL },
@@ -196,6 +228,9 @@ static PyGetSetDef rc2_level_getset[] = {
     "{name: (byte offset, byte size, sector, sector count)}", NULL },
   { "sections", (getter) rc2_level_sections, NULL,
     "{name: (absolute byte offset, byte size)} of the data extent's pairs", NULL },
+  { "chunk_headers", (getter) rc2_level_chunks, NULL,
+    "{'chunk<i>': {tfrags, collision}}: the header of each present chunk "
+    "extent (stream offsets from the extent start, 0 = none)", NULL },
   { "core_header", (getter) rc2_level_core_header, NULL,
     "the 0xbc-byte core header: {name: int or (count, offset)}", NULL },
   { NULL },
@@ -204,11 +239,15 @@ static PyGetSetDef rc2_level_getset[] = {
 static PyMethodDef rc2_level_methods[] = {
   { "decompress", (PyCFunction) (void (*) (void)) rc2_level_decompress,
     METH_VARARGS | METH_KEYWORDS,
-    "decompress(name, max_size=1<<28) -> bytes: 'core_data', 'gameplay' or "
-    "'gameplay_pal', checked against the size the container declares" },
+    "decompress(name, max_size=1<<28) -> bytes: 'core_data', 'gameplay', "
+    "'gameplay_pal' (checked against the size the container declares), "
+    "'chunk<i>.tfrags' or 'chunk<i>.collision'" },
   { "tfrag_block", (PyCFunction) rc2_level_tfrag_block, METH_O,
     "tfrag_block(core_size, /) -> (start, end, texture_count): where the "
     "tfrags block lies in core_data and the tfrag texture count, checked" },
+  { "tfrag_texture_count", (PyCFunction) rc2_level_tfrag_texture_count, METH_NOARGS,
+    "tfrag_texture_count() -> int: the core header's tfrag texture count, "
+    "checked (FormatError when negative)" },
   { "tfrag_textures", (PyCFunction) rc2_level_tfrag_textures, METH_O,
     "tfrag_textures(core_data, /) -> [(H, W, 4) uint8]: the tfrag texture "
     "table decoded, each entry checked against core_data (the decompressed "

@@ -39,6 +39,12 @@ else:
         return bpy.context.scene
 
 
+def pytest_configure(config):
+    config.addinivalue_line(
+        "markers", "every_blender: run in each Blender of make test-blender "
+        "(4.5, 5.0, 5.3), not only in the one that runs the whole suite")
+
+
 def datablock_counts():
     import bpy
     return {k: len(getattr(bpy.data, k)) for k in

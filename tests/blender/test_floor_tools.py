@@ -26,13 +26,14 @@ def test_floor_at_cursor(scene, small):
     # it, material 0x11, is skipped by the engine's rule)
     scene.cursor.location = (0.25, -0.25, 1.0)
     assert bpy.ops.wadkit.floor_at_cursor() == {"FINISHED"}
-    assert scene.wadkit_floor.result == "height 0.2500, tile 0, polygon 1, material 0x03"
-    c0 = bpy.data.objects["small collision zone 0"]
-    c2 = bpy.data.objects["small collision zone 2"]
-    assert selected(c0) == [False, True] and selected(c2) == [False, False]
+    assert bpy.context.window_manager.wadkit_floor_result == \
+        "height 0.2500, small tile 0, polygon 1, material 0x03"
+    # that face of the tile's collision mesh (model 0's, shared with tile 2)
+    c0 = bpy.data.objects["small tile 0 collision"]
+    assert selected(c0) == [False, True]
     scene.cursor.location = (5.0, 5.0, 1.0)       # outside the grid
     assert bpy.ops.wadkit.floor_at_cursor() == {"FINISHED"}
-    assert scene.wadkit_floor.result == "no floor below the cursor"
+    assert bpy.context.window_manager.wadkit_floor_result == "no floor below the cursor"
 
 
 def test_select_needles(scene, small):
@@ -40,8 +41,8 @@ def test_select_needles(scene, small):
     import wadkit
     assert wadkit.eng.open(small).needles() == []
     assert bpy.ops.wadkit.select_needles() == {"FINISHED"}
-    assert scene.wadkit_floor.result == "0 needle polygons (0 faces)"
-    assert not any(selected(bpy.data.objects["small collision zone 0"]))
+    assert bpy.context.window_manager.wadkit_floor_result == "0 needle polygons (0 faces)"
+    assert not any(selected(bpy.data.objects["small tile 0 collision"]))
 
 
 def test_select_needles_selects_the_needle(scene, tmp_path):
@@ -50,10 +51,10 @@ def test_select_needles_selects_the_needle(scene, tmp_path):
     import wadkit
     assert [(n.tile, n.polygon) for n in wadkit.eng.open(str(p)).needles()] == [(0, 0)]
     bpy.ops.import_scene.wadkit_eng(filepath=str(p))
-    ob = bpy.data.objects["needle collision zone 0"]
+    ob = bpy.data.objects["needle tile 0 collision"]
     assert [len(f.vertices) for f in ob.data.polygons] == [3, 4]
     assert bpy.ops.wadkit.select_needles() == {"FINISHED"}
-    assert scene.wadkit_floor.result == "1 needle polygons (1 faces)"
+    assert bpy.context.window_manager.wadkit_floor_result == "1 needle polygons (1 faces)"
     assert selected(ob) == [True, False]
 
 

@@ -50,26 +50,31 @@ def test_uvs_colours_and_face_attributes(scene):
     me.uv_layers["UVMap"].data.foreach_get("uv", uv)
     # v is flipped (image rows top-down in the file, bottom-up in Blender)
     assert uv.reshape(-1, 3, 2)[0].tolist() == [[0, 1], [1, 0], [1, 1]]
-    col = np.empty(len(me.loops) * 4, np.float32)
-    me.color_attributes["Col"].data.foreach_get("color_srgb", col)
+    # colours: one per model vertex (point domain), byte/128
+    ca = me.color_attributes["Col"]
+    assert ca.domain == "POINT"
+    col = np.empty(len(me.vertices) * 4, np.float32)
+    ca.data.foreach_get("color_srgb", col)
+    want = np.array(synthetic.COLORS0, np.float32) / 128
+    want[:, 3] = 1
     # Blender keeps colours linear: sRGB -> linear -> sRGB costs ~3e-5
-    np.testing.assert_allclose(col.reshape(-1, 3, 4), wm["color"][:2], atol=1e-4)
+    np.testing.assert_allclose(col.reshape(-1, 4), want, atol=1e-4)
     tex = np.empty(2, np.int32)
     me.attributes["wadkit_texture"].data.foreach_get("value", tex)
     assert tex.tolist() == [0, 1]
-    # tile 0 has one colour set, tile 1 two: the second becomes "Col2"
+    # tile 0 has one colour set, tile 1 two: the second is "Col2"
     assert "Col2" not in me.color_attributes
     t1c2 = bpy.data.objects["lvl tile 1"].data.color_attributes["Col2"]
     c2 = np.empty(len(t1c2.data) * 4, np.float32)
     t1c2.data.foreach_get("color_srgb", c2)
-    np.testing.assert_allclose(c2.reshape(-1, 3, 4), wm["color"][2:4] * 0.5, atol=1e-4)
+    np.testing.assert_allclose(c2.reshape(-1, 4)[:, :3], 0.5, atol=1e-4)
     flags = np.empty(2, np.int32)
     me.attributes["wadkit_face_flags"].data.foreach_get("value", flags)
     assert flags.tolist() == [0, 8]
     t1 = bpy.data.objects["lvl tile 1"].data
-    col1 = np.empty(len(t1.loops) * 4, np.float32)
+    col1 = np.empty(len(t1.vertices) * 4, np.float32)
     t1.color_attributes["Col"].data.foreach_get("color_srgb", col1)
-    assert col1.reshape(-1, 3, 4)[0, 2].tolist() == pytest.approx([0.125, 0.75, 0.5, 1.0], abs=1e-4)
+    assert col1.reshape(-1, 4)[2].tolist() == pytest.approx([0.125, 0.75, 0.5, 1.0], abs=1e-4)
 
 
 def test_materials_and_images(scene):

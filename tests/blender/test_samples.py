@@ -1,11 +1,14 @@
 """The sample levels of wadkit.samples (built by wadkit's own writers: an
-integration check, not an independent witness) through the operators."""
+integration check, not an independent witness) through the operators, in
+every Blender of `make test-blender`."""
 import bpy
 import numpy as np
 import pytest
 
 import wadkit
 import wadkit.samples
+
+pytestmark = pytest.mark.every_blender
 
 
 @pytest.fixture(scope="module")

@@ -66,18 +66,36 @@ def adgif(texture: int) -> bytes:
                     for r in regs)
 
 
-def strip_records(runs: list[tuple[int, int | None]]) -> bytes:
-    """runs: (vertex count, ad-gif index or None). A run that binds an
-    ad-gif (and always the first) is stored biased (count - 128), with the
-    ad-gif offset (index * 5) in byte 2; a plain run stores count and -1.
-    A zero record ends the list."""
+def strip_records(runs: list[tuple]) -> bytes:
+    """runs: (vertex count, ad-gif index or None[, offset byte]). A run that
+    binds an ad-gif (and always the first) is stored biased (count - 128),
+    with the ad-gif offset (index * 5) in byte 2; a plain run (None) stores
+    count and its offset byte (default -1), which binds nothing: only a
+    biased record changes the texture. KEEP: a biased record with offset
+    -1, which keeps the texture too. A zero record ends the list."""
     out = b""
-    for n, ad in runs:
+    for n, ad, *byte in runs:
         if ad is None:
-            out += struct.pack("<bbbb", n, 0, -1, 0)
+            out += struct.pack("<bbbb", n, 0, byte[0] if byte else -1, 0)
+        elif ad == KEEP:
+            out += struct.pack("<bbbb", n - 128, 0, -1, 0)
         else:
             out += struct.pack("<bbbb", n - 128, 0, ad * 5, 0)
     return out + bytes(4)
+
+
+KEEP = "keep"
+
+
+def run_textures(runs: list[tuple], adgifs: list[int]) -> list[int]:
+    """The texture of every triangle of a strip list, by the rule: the
+    active ad-gif changes only on a biased record with offset >= 0."""
+    out, active = [], None
+    for n, ad, *_ in runs:
+        if ad is not None and ad != KEEP:
+            active = ad
+        out += [adgifs[active]] * (n - 2)
+    return out
 
 
 def u8s(values: list[int]) -> bytes:
@@ -109,7 +127,7 @@ class Patch:
     headers: dict = field(default_factory=dict)  # header offset -> (fmt, value)
 
     def tris(self, lod: int) -> int:
-        return sum(n - 2 for n, _ in self.strips[lod])
+        return sum(r[0] - 2 for r in self.strips[lod])
 
 
 def patch_bytes(p: Patch) -> tuple[bytes, bytes]:
@@ -227,7 +245,20 @@ def grid_patch(ox: int, oy: int, w: int = 6, h: int = 4, texture: int = 0,
     if lod_split:
         half = runs[: (h + 1) // 2]
         strips = {0: runs, 1: half, 2: half[:1]}
-        indices = {0: idx, 1: idx[: sum(n for n, _ in half)], 2: idx[:2 * (w + 1)]}
+        indices = {0: idx, 1: idx[: sum(r[0] for r in half)], 2: idx[:2 * (w + 1)]}
     rgba = [(0x80, (i * 5) & 0xFF, 0x40, 0x80) for i in range(len(pos))]
     return Patch(positions=pos, origin=(ox, oy, 0), vinfo=vinfo, rgba=rgba,
                  adgifs=[texture], strips=strips, indices=indices)
+
+
+def banded_patch(ox: int, oy: int, rows: list[tuple], adgifs: list[int],
+                 w: int = 6) -> Patch:
+    """A grid patch of len(rows) strips of 2(w+1) vertices, row r stored as
+    the strip record rows[r] = (ad-gif or None or KEEP[, offset byte]): a
+    terrain whose texture changes between rows, with plain records that
+    may carry a stale offset byte (which must bind nothing)."""
+    g = grid_patch(ox, oy, w, len(rows))
+    runs = [(2 * (w + 1), *r) for r in rows]
+    return Patch(positions=g.positions, origin=g.origin, vinfo=g.vinfo,
+                 rgba=g.rgba, adgifs=adgifs, strips={0: runs, 1: runs, 2: runs},
+                 indices=g.indices)

@@ -190,3 +190,54 @@ def layout(packets: list[bytes]) -> bytes:
             body += pad(len(body))
         body += p
     return stream(bytes(body))
+
+
+# ---- an independent decoder -------------------------------------------------
+
+def decompress(stream: bytes) -> bytes:
+    """Decode a whole stream by the packet table of docs/formats/rc2.md
+    (plain Python; far distances read with the +0x4000 high bit)."""
+    size = struct.unpack_from("<i", stream, 3)[0]
+    assert stream[:3] == b"WAD" and HEADER <= size <= len(stream), size
+    out = bytearray()
+    pos = HEADER
+    while pos < size:
+        f = stream[pos]
+        if f < 0x10:                                    # literal runs
+            n, pos = (f + 3, pos + 1) if f else (stream[pos + 1] + 18, pos + 2)
+            assert pos + n <= size
+            out += stream[pos:pos + n]
+            pos += n
+            continue
+        p = pos + 1
+        if f < 0x20:                                    # far, dummy, pad
+            m = f & 7
+            if m == 0:
+                m, p = stream[p] + 7, p + 1
+            b0, b1 = stream[p], stream[p + 1]
+            p += 2
+            field = ((f & 8) << 11) | (b1 << 6) | (b0 >> 2)
+            if field == 0 and m != 1:                   # pad: to the next block
+                pos = HEADER + -(-(p - HEADER) // BLOCK) * BLOCK
+                continue
+            length, dist, k = (m + 2, field + 0x4000, b0 & 3) if field else (0, 0, b0 & 3)
+        elif f < 0x40:                                  # medium
+            m = f & 0x1F
+            if m == 0:
+                m, p = stream[p] + 31, p + 1
+            b1, b2 = stream[p], stream[p + 1]
+            p += 2
+            length, dist, k = m + 2, (b2 << 6) + (b1 >> 2) + 1, b1 & 3
+        else:                                           # little
+            length, dist, k = (f >> 5) + 1, (stream[p] << 3) + ((f >> 2) & 7) + 1, f & 3
+            p += 1
+        assert dist <= len(out), (pos, dist, len(out))
+        if dist >= length:
+            start = len(out) - dist
+            out += out[start:start + length]
+        else:
+            for _ in range(length):
+                out.append(out[-dist])
+        out += stream[p:p + k]
+        pos = p + k
+    return bytes(out)

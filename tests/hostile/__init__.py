@@ -1,7 +1,7 @@
 """The hostile-input table (docs/testing.md). Each format module here adds
 rows to CASES; tests/test_hostile.py runs every row: the parse must raise
 FormatError (with an offset inside the input and a context) or succeed as
-the row says, within a time limit, never crash, and — for rows with max_mb —
+the row says, never crash or hang, and — for rows with max_mb —
 within a memory bound measured in a fresh process.
 
 A new parser adds a module with its PARSERS entry and rows; nothing else."""

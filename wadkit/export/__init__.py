@@ -14,7 +14,7 @@ import os
 import numpy as np
 
 from .gltf import build as build_gltf, glb_bytes, write_glb, write_gltf
-from .levels import eng_scene, level_scene, rc2_scene
+from .levels import eng_scene, lacks_chunk, level_scene, missing_chunk, rc2_scene
 from .obj import write_obj
 from .png import png_bytes, read_png, write_png
 from .scene import Layer, Material, Scene
@@ -94,6 +94,8 @@ def level_images(lvl) -> list[tuple[str, np.ndarray]]:
     if _has(lvl, "tfrag_textures"):
         return [(f"tfrag_{i:03d}", t) for i, t in enumerate(lvl.tfrag_textures)]
     if _has(lvl, "pages"):
+        if lacks_chunk(lvl, "TEXT"):
+            raise missing_chunk("TEXT", "the level has no texture pages")
         return [(f"page_{i:02d}", p.rgba) for i, p in enumerate(lvl.pages)]
     kind = type(lvl).__module__.rsplit(".", 1)[-1].upper()
     raise NotImplementedError(f"textures of {kind} levels are not built into "

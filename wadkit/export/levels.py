@@ -6,8 +6,11 @@ lvl.models[i].collision, lvl.objects.  RC2: lvl.terrain(lod), lvl.tfrag_textures
 from __future__ import annotations
 
 import math
+import warnings
 
 import numpy as np
+
+from .._core import WadWarning
 
 from .scene import BLEND, MASK, Layer, Material, Scene, collision_material, \
     zup_to_yup
@@ -223,9 +226,8 @@ def eng_collision_mesh(lvl) -> dict:
 
 def _add_collision(scene: Scene, coll: dict) -> None:
     used, inv = np.unique(coll["material"], return_inverse=True)
-    first = len(scene.materials)
-    scene.materials += [collision_material(int(m)) for m in used]
-    coll = dict(coll, material=inv.ravel() + first)
+    index = scene.add_materials([collision_material(int(m)) for m in used])
+    coll = dict(coll, material=index[inv.ravel()])
     scene.layers.append(Layer("collision", "coll_tile", coll))
 
 
@@ -255,14 +257,13 @@ def model_uvs(model, textures) -> np.ndarray | None:
     return table[inv.ravel()][:, [0, 2, 1]].astype(np.float32)
 
 
-def _eng_objects(lvl, scene: Scene, world_max_x: float) -> None:
+def _eng_objects(lvl, scene: Scene, world_max_x: float, textures) -> None:
     """STPC object models side by side along +x, 2 units past the level,
     textured like the world (materials by page/blend), white vertex colour."""
     pos, tris, groups, texs, flags = [], [], [], [], []
     uvs: list[np.ndarray | None] = []
     x = world_max_x + 2.0
     base = 0
-    textures = getattr(lvl, "textures", None)
     for i, m in enumerate(lvl.objects):
         p = np.asarray(m.positions, dtype=np.float32)
         t = np.asarray(m.triangles, dtype=np.int64)
@@ -288,30 +289,77 @@ def _eng_objects(lvl, scene: Scene, world_max_x: float) -> None:
         mats, per_tri = eng_materials(textures, len(scene.images),
                                       np.concatenate(texs), np.concatenate(flags))
         mesh["uv"] = np.concatenate(got)
-        mesh["material"] = per_tri + len(scene.materials)
-        scene.materials += mats
+        # the world's materials again where the objects share them
+        mesh["material"] = scene.add_materials(mats)[per_tri]
     else:
-        scene.materials.append(Material("object", None, (0.8, 0.8, 0.8, 1.0)))
-        mesh["material"] = np.full(n, len(scene.materials) - 1)
+        index = scene.add_materials([Material("object", None, (0.8, 0.8, 0.8, 1.0))])
+        mesh["material"] = np.full(n, index[0])
     scene.layers.append(Layer("objects", "object", mesh))
 
 
+def lacks_chunk(lvl, tag: str) -> bool:
+    """True when the level says it has no such chunk (`tag in lvl`); levels
+    without a chunk table (hand-made test levels) lack nothing."""
+    try:
+        return tag not in lvl
+    except TypeError:
+        return False
+
+
+def missing_chunk(tag: str, what: str) -> Exception:
+    """The FormatError for a chunk a command cannot do without."""
+    from .. import FormatError
+    err = FormatError(f"no {tag} chunk in this WAD: {what}")
+    err.offset, err.context = None, f"ENG WAD chunk {tag}"
+    return err
+
+
+def _empty_world() -> dict:
+    return {"positions": np.zeros((0, 3), np.float32),
+            "triangles": np.zeros((0, 3), np.uint32),
+            "uv": np.zeros((0, 3, 2), np.float32),
+            "color": np.zeros((0, 3, 4), np.float32),
+            "texture": np.zeros(0, np.int32), "face_flags": np.zeros(0, np.uint16),
+            "tile": np.zeros(0, np.int32)}
+
+
 def eng_scene(lvl, *, collision: bool = False, objects: bool = False) -> Scene:
-    mesh = lvl.world_mesh(space="file")
-    pages = list(lvl.pages)
-    images = [np.ascontiguousarray(p.rgba, dtype=np.uint8) for p in pages]
-    mats, per_tri = eng_materials(lvl.textures, len(images), mesh["texture"],
+    """World (and collision, objects) of an ENG level. A level without a
+    TEXT chunk is converted untextured, one without a MAP chunk has no
+    world or collision (its objects are still written): each with a
+    WadWarning. Without MAP and objects there is nothing to write: a
+    FormatError."""
+    no_map, no_text = lacks_chunk(lvl, "MAP"), lacks_chunk(lvl, "TEXT")
+    if no_map and not (objects and len(lvl.objects)):
+        hint = "" if objects or not len(lvl.objects) else \
+            " but its object models (--objects)"
+        raise missing_chunk("MAP", f"the level has no tiles: nothing to convert{hint}")
+    if no_map:
+        warnings.warn("no MAP chunk: no tiles, so no world or collision; "
+                      "only the object models are written", WadWarning, stacklevel=2)
+        mesh = _empty_world()
+    else:
+        mesh = lvl.world_mesh(space="file")
+    if no_text:
+        warnings.warn("no TEXT chunk: no texture pages, so the level is "
+                      "written untextured", WadWarning, stacklevel=2)
+        images, textures = [], {"page": np.zeros(0, np.int8)}
+    else:
+        images = [np.ascontiguousarray(p.rgba, dtype=np.uint8) for p in lvl.pages]
+        textures = lvl.textures
+    mats, per_tri = eng_materials(textures, len(images), mesh["texture"],
                                   mesh["face_flags"])
     scene = Scene(materials=mats, images=images, source=str(lvl.path or ""))
     scene.layers.append(Layer("world", "tile", {
         "positions": mesh["positions"], "triangles": mesh["triangles"],
         "uv": mesh["uv"], "color": mesh["color"], "material": per_tri,
         "group": mesh["tile"]}))
-    if collision:
+    if collision and not no_map:
         _add_collision(scene, eng_collision_mesh(lvl))
     if objects:
         p = np.asarray(mesh["positions"])
-        _eng_objects(lvl, scene, float(p[:, 0].max()) if len(p) else 0.0)
+        _eng_objects(lvl, scene, float(p[:, 0].max()) if len(p) else 0.0,
+                     None if no_text else textures)
     return scene
 
 

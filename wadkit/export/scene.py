@@ -37,6 +37,27 @@ class Scene:
     images: list[np.ndarray] = field(default_factory=list)  # (H,W,4) uint8
     source: str = ""
 
+    def add_materials(self, mats: list[Material]) -> np.ndarray:
+        """Append materials, keeping names unique: one equal to a material
+        already here is that one; a new one whose name is taken gets
+        ".2", ".3", … Returns the index in self.materials of each of mats."""
+        index = {m.name: i for i, m in enumerate(self.materials)}
+        out = []
+        for m in mats:
+            i = index.get(m.name)
+            if i is not None and self.materials[i] == m:
+                out.append(i)
+                continue
+            if i is not None:
+                n = 2
+                while f"{m.name}.{n}" in index:
+                    n += 1
+                m = Material(f"{m.name}.{n}", m.image, m.color, m.alpha, m.double_sided)
+            index[m.name] = len(self.materials)
+            out.append(len(self.materials))
+            self.materials.append(m)
+        return np.array(out, dtype=np.int64)
+
     def layer(self, name: str) -> Layer | None:
         return next((x for x in self.layers if x.name == name), None)
 

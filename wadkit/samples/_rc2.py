@@ -78,10 +78,11 @@ def _patch(h, px: int, py: int) -> dict:
 
 
 def _gameplay() -> bytes:
-    """A stand-in gameplay block [assumed: wadkit does not model gameplay
-    data yet; the sample only needs a WAD-LZ extent that decodes]: a tag,
-    the patch grid, then zeros."""
-    head = b"WADKIT-SAMPLE-GAMEPLAY\0\0" + struct.pack("<4i", PATCHES, PATCHES, QUADS, 0)
+    """A gameplay with no blocks (docs/formats/rc2.md, "Gameplay"): the
+    0x9c-byte header of block offsets all 0 [assumed: the sample places no
+    instances yet], then a tag and the patch grid, up to 256 bytes."""
+    head = bytes(0x9C) + b"WADKIT-SAMPLE-GAMEPLAY\0\0" + struct.pack(
+        "<4i", PATCHES, PATCHES, QUADS, 0)
     return head + bytes(0x100 - len(head))
 
 

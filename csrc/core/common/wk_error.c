@@ -5,6 +5,8 @@
 typedef struct {
   gint64 offset;
   gchar *context;
+  gint64 tile, model, vertex; /* -1: unknown */
+  gchar *object;
 } WkErrorPrivate;
 
 static void
@@ -12,6 +14,8 @@ wk_error_private_init (WkErrorPrivate *priv)
 {
   priv->offset = -1;
   priv->context = NULL;
+  priv->tile = priv->model = priv->vertex = -1;
+  priv->object = NULL;
 }
 
 static void
@@ -19,12 +23,17 @@ wk_error_private_copy (const WkErrorPrivate *src, WkErrorPrivate *dest)
 {
   dest->offset = src->offset;
   dest->context = g_strdup (src->context);
+  dest->tile = src->tile;
+  dest->model = src->model;
+  dest->vertex = src->vertex;
+  dest->object = g_strdup (src->object);
 }
 
 static void
 wk_error_private_clear (WkErrorPrivate *priv)
 {
   g_clear_pointer (&priv->context, g_free);
+  g_clear_pointer (&priv->object, g_free);
 }
 
 G_DEFINE_EXTENDED_ERROR (WkError, wk_error)
@@ -84,4 +93,62 @@ wk_error_context (const GError *error)
     return "";
   const char *c = wk_error_get_private (error)->context;
   return c ? c : "";
+}
+
+static WkErrorPrivate *
+wk_private (const GError *error)
+{
+  if (error == NULL || error->domain != WK_ERROR)
+    return NULL;
+  return wk_error_get_private (error);
+}
+
+void
+wk_error_locate (GError **error, gint64 tile, gint64 model, gint64 vertex)
+{
+  WkErrorPrivate *priv = error ? wk_private (*error) : NULL;
+  if (priv == NULL)
+    return;
+  if (tile >= 0 && priv->tile < 0)
+    priv->tile = tile;
+  if (model >= 0 && priv->model < 0)
+    priv->model = model;
+  if (vertex >= 0 && priv->vertex < 0)
+    priv->vertex = vertex;
+}
+
+void
+wk_error_set_object (GError **error, const char *name)
+{
+  WkErrorPrivate *priv = error ? wk_private (*error) : NULL;
+  if (priv != NULL && name != NULL && priv->object == NULL)
+    priv->object = g_strdup (name);
+}
+
+gint64
+wk_error_tile (const GError *error)
+{
+  const WkErrorPrivate *priv = wk_private (error);
+  return priv ? priv->tile : -1;
+}
+
+gint64
+wk_error_model (const GError *error)
+{
+  const WkErrorPrivate *priv = wk_private (error);
+  return priv ? priv->model : -1;
+}
+
+gint64
+wk_error_vertex (const GError *error)
+{
+  const WkErrorPrivate *priv = wk_private (error);
+  return priv ? priv->vertex : -1;
+}
+
+const char *
+wk_error_object (const GError *error)
+{
+  const WkErrorPrivate *priv = wk_private (error);
+  return priv ? priv->object : NULL;
 }

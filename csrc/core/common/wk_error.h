@@ -31,4 +31,17 @@ gint64 wk_error_offset (const GError *error);
 /* Context path of a WK_ERROR error ("" when none). Never NULL. */
 const char *wk_error_context (const GError *error);
 
+/* Structured "where" of a WK_ERROR error, for callers that name the object
+ * at fault without parsing the message: a tile, a model, a vertex (each -1
+ * when unknown) and the name of the caller's object (NULL when none).
+ * wk_error_locate sets each given (>= 0) field that is still unknown, so
+ * the innermost code that knows a field wins; NULL-safe. */
+void wk_error_locate (GError **error, gint64 tile, gint64 model, gint64 vertex);
+/* Sets the object name when none is set yet (name NULL: no-op). */
+void wk_error_set_object (GError **error, const char *name);
+gint64 wk_error_tile (const GError *error);
+gint64 wk_error_model (const GError *error);
+gint64 wk_error_vertex (const GError *error);
+const char *wk_error_object (const GError *error); /* NULL when none */
+
 G_END_DECLS

@@ -8,7 +8,7 @@
 
 #include "eng_coll_record.h"
 #include "eng_collision.h"
-#include "eng_uv_fit.h"
+#include "eng_cells.h"
 
 void
 wk_eng_import_free (WkEngImport *imp)
@@ -153,106 +153,11 @@ typedef struct {
   guint8 material;
 } Poly;
 
-static guint64
-entry_key (const WkEngTexEntry *e)
-{
-  guint8 raw[8];
-  wk_eng_tex_entry_encode (e, raw);
-  guint64 k;
-  memcpy (&k, raw, 8);
-  return k;
-}
-
 typedef struct {
   const WkEngMeshIn *in;
   WkEngImport *imp;
-  GHashTable *entry_index;   /* entry key → index + 1 */
+  WkEngTexFit *fit;          /* in->fit, or the import's own */
 } Ctx;
-
-/* Texture entry and UV flags for render triangle t (corners in export
- * order). */
-static gboolean
-fit_face (Ctx *ctx, gsize t, const gfloat uv[3][2], guint16 *tex, guint16 *flags,
-          GError **error)
-{
-  const WkEngMeshIn *in = ctx->in;
-  gint32 want = in->texture[t];
-  WkEngUvFit fit;
-  wk_eng_uv_fit (uv, &fit);
-  *flags = fit.flags;
-  gboolean flat = in->entries && (in->entries[want].flags & WK_ENG_TEX_FLAT);
-  if (fit.error > 0.5f && !flat)
-    ctx->imp->uv_inexact++;
-  if (in->entries == NULL)
-    {
-      *tex = (guint16) want;
-      return TRUE;
-    }
-  const WkEngTexEntry *base = &in->entries[want];
-  if (base->flags & WK_ENG_TEX_FLAT)
-    {
-      /* UVs mean nothing on a flat colour: keep the face's own corner bits */
-      *tex = (guint16) want;
-      if (in->face_flags)
-        *flags = in->face_flags[t] & (WK_ENG_FACE_QUAD | WK_ENG_FACE_SECOND
-                                      | WK_ENG_FACE_MIRROR_U);
-      return TRUE;
-    }
-  WkEngTexEntry e = *base;
-  e.u0 = fit.u0;
-  e.u1 = fit.u1;
-  e.v0 = fit.v0;
-  e.v1 = fit.v1;
-  gpointer hit = g_hash_table_lookup (ctx->entry_index,
-                                      &(guint64){ entry_key (&e) });
-  if (hit != NULL)
-    {
-      *tex = (guint16) (GPOINTER_TO_UINT (hit) - 1);
-      return TRUE;
-    }
-  if (!in->allow_new_entries)
-    {
-      /* nearest existing entry on the same page with the same state */
-      gfloat best = INFINITY;
-      guint best_i = (guint) want;
-      guint16 best_flags = fit.flags;
-      for (guint i = 0; i < in->n_entries; i++)
-        {
-          const WkEngTexEntry *c = &in->entries[i];
-          if (c->page != base->page || c->flags != base->flags)
-            continue;
-          for (guint p = 0; p < 6; p++)
-            {
-              static const guint16 pats[6] = { 0x800, 0x810, 0x820, 0x830, 0, 0x20 };
-              gfloat err = wk_eng_uv_error (uv, c, pats[p]);
-              if (err < best)
-                {
-                  best = err;
-                  best_i = i;
-                  best_flags = pats[p];
-                }
-            }
-        }
-      ctx->imp->uv_nearest++;
-      *tex = (guint16) best_i;
-      *flags = best_flags;
-      return TRUE;
-    }
-  guint index = in->n_entries + ctx->imp->new_entries->len;
-  if (index > G_MAXUINT16)
-    {
-      wk_set_error (error, WK_ERROR_LIMIT, -1,
-                    "triangle %" G_GSIZE_FORMAT ": the texture table would need "
-                    "more than 65536 entries (u16 face texture index)", t);
-      return FALSE;
-    }
-  g_array_append_val (ctx->imp->new_entries, e);
-  guint64 *key = g_new (guint64, 1);
-  *key = entry_key (&e);
-  g_hash_table_insert (ctx->entry_index, key, GUINT_TO_POINTER (index + 1));
-  *tex = (guint16) index;
-  return TRUE;
-}
 
 typedef struct {
   WkEngFace face;
@@ -357,6 +262,7 @@ build_cell (Ctx *ctx, Cell *cell, GPtrArray *polys, GError **error)
                             "engine's transform buffer holds %d per model",
                             cell->cx, cell->cz, WK_ENG_MAX_MODEL_VERTS,
                             WK_ENG_MAX_MODEL_VERTS);
+              wk_error_locate (error, -1, -1, vi);
               return FALSE;
             }
           sf.face.v[k] = (guint16) index;
@@ -364,18 +270,19 @@ build_cell (Ctx *ctx, Cell *cell, GPtrArray *polys, GError **error)
           uv[k][1] = in->uv[6 * t + 2 * src + 1];
         }
       guint16 uvflags;
-      if (!fit_face (ctx, t, uv, &sf.face.tex, &uvflags, error))
-        return FALSE;
+      if (!wk_eng_tex_fit_face (ctx->fit, uv, (guint) in->texture[t],
+                                in->face_flags ? in->face_flags[t] : 0,
+                                in->face_flags != NULL, &sf.face.tex, &uvflags,
+                                error))
+        {
+          wk_error_prefix (error, "triangle %" G_GSIZE_FORMAT, t);
+          return FALSE;
+        }
       guint16 keep = in->face_flags ? in->face_flags[t] : 0;
       keep &= (guint16) ~(WK_ENG_FACE_BATCH | WK_ENG_FACE_SECOND
                           | WK_ENG_FACE_MIRROR_U | WK_ENG_FACE_QUAD);
       sf.face.flags = keep | uvflags;
-      const WkEngTexEntry *e = NULL;
-      if (in->entries)
-        e = sf.face.tex < in->n_entries
-                ? &in->entries[sf.face.tex]
-                : &g_array_index (imp->new_entries, WkEngTexEntry,
-                                  sf.face.tex - in->n_entries);
+      const WkEngTexEntry *e = wk_eng_tex_fit_entry (ctx->fit, sf.face.tex);
       sf.page = e ? e->page : sf.face.tex;
       sf.state = e ? e->flags : 0;
       g_array_append_val (faces, sf);
@@ -488,7 +395,9 @@ check_input (const WkEngMeshIn *in, GError **error)
             return FALSE;
           }
       gint32 tex = in->texture[t];
-      guint limit = in->entries ? in->n_entries : G_MAXUINT16 + 1;
+      guint limit = in->entries ? (in->fit ? wk_eng_tex_fit_size (in->fit)
+                                           : in->n_entries)
+                                : G_MAXUINT16 + 1;
       if (tex < 0 || (guint) tex >= limit)
         {
           wk_set_error (error, WK_ERROR_LIMIT, -1,
@@ -579,37 +488,53 @@ wk_eng_import_mesh (const WkEngMeshIn *in, GError **error)
         }
       g_ptr_array_add (polys, p);
     }
-  /* every polygon into every cell its x/z bounds cover */
+  /* every polygon into every cell its interior covers (half-open cells:
+   * one that ends on a cell line is not entered into the next cell) */
+  g_autoptr (GArray) covered = g_array_new (FALSE, FALSE, sizeof (WkEngCell));
   for (guint i = 0; i < polys->len; i++)
     {
       const Poly *p = g_ptr_array_index (polys, i);
-      double lo[2] = { INFINITY, INFINITY }, hi[2] = { -INFINITY, -INFINITY };
-      double y = 0;
+      double xz[4][2], y = 0;
       for (guint k = 0; k < p->n; k++)
         {
           y += p->c[k][1] / (double) p->n;
-          lo[0] = MIN (lo[0], p->c[k][0]);
-          hi[0] = MAX (hi[0], p->c[k][0]);
-          lo[1] = MIN (lo[1], p->c[k][2]);
-          hi[1] = MAX (hi[1], p->c[k][2]);
+          xz[k][0] = p->c[k][0];
+          xz[k][1] = p->c[k][2];
         }
-      guint32 x0, z0, x1, z1;
-      if (!cell_of (lo[0], lo[1], "collision polygon", i, &x0, &z0, error)
-          || !cell_of (hi[0], hi[1], "collision polygon", i, &x1, &z1, error))
-        return NULL;
-      for (guint32 z = z0; z <= z1; z++)
-        for (guint32 x = x0; x <= x1; x++)
-          g_array_append_val (cell_get (cells, x, z, band_of (y))->polys, i);
+      g_array_set_size (covered, 0);
+      gint64 bad[2];
+      if (!wk_eng_coll_reachable (xz, p->n))
+        {
+          wk_set_error (error, WK_ERROR_LIMIT, -1,
+                        "collision polygon %u spans more than %g units across: "
+                        "its plane distances fall outside the i16 range of the record from "
+                        "any tile origin (split it)", i, WK_ENG_COLL_MAX_SPAN);
+          return NULL;
+        }
+      if (!wk_eng_cells_covered (xz, p->n, WK_ENG_MAX_GRID, WK_ENG_MAX_GRID,
+                                 covered, bad))
+        {
+          wk_set_error (error, WK_ERROR_LIMIT, -1,
+                        "collision polygon %u reaches cell (%" G_GINT64_FORMAT
+                        ", %" G_GINT64_FORMAT ") (file space): the grid covers "
+                        "0 ≤ x, z < %d", i, bad[0], bad[1], WK_ENG_MAX_GRID);
+          return NULL;
+        }
+      for (guint k = 0; k < covered->len; k++)
+        {
+          const WkEngCell *c = &g_array_index (covered, WkEngCell, k);
+          g_array_append_val (cell_get (cells, c->x, c->z, band_of (y))->polys, i);
+        }
     }
 
-  Ctx ctx = { in, imp, g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL) };
-  for (guint i = 0; in->entries && i < in->n_entries; i++)
+  WkEngTexFit own;
+  Ctx ctx = { in, imp, in->fit };
+  if (ctx.fit == NULL)
     {
-      guint64 key = entry_key (&in->entries[i]);
-      if (!g_hash_table_contains (ctx.entry_index, &key))
-        g_hash_table_insert (ctx.entry_index, g_memdup2 (&key, sizeof key),
-                             GUINT_TO_POINTER (i + 1));
+      wk_eng_tex_fit_init (&own, in->entries, in->n_entries, in->allow_new_entries);
+      ctx.fit = &own;
     }
+  const guint inexact0 = ctx.fit->uv_inexact, nearest0 = ctx.fit->uv_nearest;
   g_autoptr (GPtrArray) order = g_ptr_array_new ();
   GHashTableIter it;
   gpointer value;
@@ -620,7 +545,14 @@ wk_eng_import_mesh (const WkEngMeshIn *in, GError **error)
   gboolean ok = TRUE;
   for (guint i = 0; ok && i < order->len; i++)
     ok = build_cell (&ctx, g_ptr_array_index (order, i), polys, error);
-  g_hash_table_unref (ctx.entry_index);
+  imp->uv_inexact = ctx.fit->uv_inexact - inexact0;
+  imp->uv_nearest = ctx.fit->uv_nearest - nearest0;
+  if (ctx.fit == &own)
+    {
+      g_array_append_vals (imp->new_entries, own.new_entries->data,
+                           own.new_entries->len);
+      wk_eng_tex_fit_clear (&own);
+    }
   return ok ? g_steal_pointer (&imp) : NULL;
 }
 

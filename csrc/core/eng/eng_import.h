@@ -7,6 +7,7 @@
 
 #include "eng_map.h"
 #include "eng_model.h"
+#include "eng_tex_fit.h"
 #include "eng_uv.h"
 
 G_BEGIN_DECLS
@@ -34,6 +35,10 @@ typedef struct {
   const WkEngTexEntry *entries; /* the texture table, or NULL */
   guint n_entries;
   gboolean allow_new_entries;   /* else: nearest entry on the same page */
+  /* Not NULL: fit against this (a table that grows over several calls,
+   * the edit API); its new entries stay there, imp->new_entries is empty.
+   * entries must then be the fitter's table too. */
+  WkEngTexFit *fit;
 } WkEngMeshIn;
 
 typedef struct {

@@ -29,10 +29,8 @@ wk_eng_map_free (WkEngMap *m)
   g_free (m);
 }
 
-/* Cell of a tile from its A position, as the loader sorts it:
- * ftol(x - 0.5) - ftol(z + 0.5)·W (ftol truncates). -1 when outside. */
-static gint64
-tile_cell (const WkEngTileA *a, guint32 w, guint32 h)
+gint64
+wk_eng_tile_cell (const WkEngTileA *a, guint32 w, guint32 h)
 {
   gfloat fx = a->x - 0.5f, fz = a->z + 0.5f;
   if (!(fx > -1.0f && fx < (gfloat) w && fz < 1.0f && fz > -(gfloat) h))
@@ -167,13 +165,14 @@ wk_eng_map_parse_in (const guint8 *data, gsize size, GBytes *backing,
       a->rot = wk_le32 (p + 12);
       a->model = wk_le32 (p + 16);
       a->anim = wk_le32 (p + 20);
-      gint64 cell = tile_cell (a, m->w, m->h);
+      gint64 cell = wk_eng_tile_cell (a, m->w, m->h);
       if (cell < 0)
         {
           wk_set_error (error, WK_ERROR_FORMAT, wk_reader_abs (&r),
                         "position (%g, %g, %g) lies outside the %u×%u grid",
                         a->x, a->y, a->z, m->w, m->h);
           wk_error_prefix (error, "tile %u", i);
+          wk_error_locate (error, i, -1, -1);
           goto fail;
         }
       m->cell[i] = (gint32) cell;
@@ -227,6 +226,7 @@ wk_eng_map_parse_in (const guint8 *data, gsize size, GBytes *backing,
                         "model index %u, TRAK has %u models", m->model[i],
                         models->len);
           wk_error_prefix (error, "tile %u", i);
+          wk_error_locate (error, i, -1, -1);
           goto fail;
         }
       r.pos += 4;
@@ -283,6 +283,7 @@ wk_eng_map_parse_in (const guint8 *data, gsize size, GBytes *backing,
                         &m->col_sets[i], error))
         {
           wk_error_prefix (error, "tile %u (model %u)", i, m->model[i]);
+          wk_error_locate (error, i, m->model[i], -1);
           goto fail;
         }
       m->colb_start[i] = (guint32) ((r.pos - region) / 4);
@@ -295,6 +296,7 @@ wk_eng_map_parse_in (const guint8 *data, gsize size, GBytes *backing,
                             &m->colb_sets[i], error))
             {
               wk_error_prefix (error, "tile %u (swap model %u)", i, mb);
+              wk_error_locate (error, i, mb, -1);
               goto fail;
             }
         }

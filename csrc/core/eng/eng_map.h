@@ -66,6 +66,10 @@ WkEngMap *wk_eng_map_parse_in (const guint8 *data, gsize size, GBytes *backing,
 void wk_eng_map_free (WkEngMap *m);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (WkEngMap, wk_eng_map_free)
 
+/* Cell of a tile from its A position, as the loader sorts it:
+ * ftol(x - 0.5) - ftol(z + 0.5)·W (ftol truncates). -1 when outside. */
+gint64 wk_eng_tile_cell (const WkEngTileA *a, guint32 w, guint32 h);
+
 /* Colour sets given byte 3 of the first entry. */
 static inline guint32 wk_eng_color_sets (guint8 byte3) { return byte3 < 2 ? 1 : byte3; }
 

@@ -217,6 +217,15 @@ wk_eng_model_write_data (const WkEngModel *m, GByteArray *out)
   if (m->stpc)
     for (guint b = 0; b < m->n_bones; b++)
       wk_put_u16 (out, m->bone_counts[b]);
+  if (G_BYTE_ORDER == G_LITTLE_ENDIAN)
+    {
+      /* the in-memory vertices and faces are the file's layout here
+       * (WkEngFace is static-asserted to the 28-byte record) */
+      wk_put_bytes (out, (const guint8 *) m->verts, (gsize) m->n_verts * WK_ENG_VERTEX_SIZE);
+      wk_put_bytes (out, (const guint8 *) m->faces, (gsize) m->n_faces * WK_ENG_FACE_SIZE);
+      wk_put_bytes (out, m->coll, (gsize) m->n_coll * WK_ENG_COLL_RECORD_SIZE);
+      return;
+    }
   for (gsize i = 0; i < (gsize) m->n_verts * 6; i++)
     wk_put_f32 (out, m->verts[i]);
   for (guint f = 0; f < m->n_faces; f++)

@@ -99,12 +99,29 @@ typedef struct {
   double c, s, x, y, z, zsign;
 } WkEngTileXform;
 
+/* cos and sin of a tile rotation ry (4096 = a full turn). Exact 0/±1 at
+ * the quarter turns, as the engine's integer sine table has them: cos(π/2)
+ * in doubles is 6e-17, which put points on a cell line at -1e-16 and so
+ * into the cell before it (docs/formats/eng.md "Writing new geometry"). */
+static inline void
+wk_eng_rot_cos_sin (gint32 ry, double *c, double *s)
+{
+  static const double q[4][2] = { { 1, 0 }, { 0, 1 }, { -1, 0 }, { 0, -1 } };
+  if ((ry & 1023) == 0)
+    {
+      *c = q[(ry >> 10) & 3][0];
+      *s = q[(ry >> 10) & 3][1];
+      return;
+    }
+  const double a = (double) ry / WK_ENG_FIXED_ONE * 2.0 * G_PI;
+  *c = cos (a);
+  *s = sin (a);
+}
+
 static inline void
 wk_eng_tile_xform (const gint32 b[6], WkEngSpace space, WkEngTileXform *t)
 {
-  const double a = (double) b[1] / WK_ENG_FIXED_ONE * 2.0 * G_PI;
-  t->c = cos (a);
-  t->s = sin (a);
+  wk_eng_rot_cos_sin (b[1], &t->c, &t->s);
   t->x = b[3] / (double) WK_ENG_FIXED_ONE;
   t->y = b[4] / (double) WK_ENG_FIXED_ONE;
   /* not -b[5]: negating INT32_MIN as an int is undefined (fuzz_eng_map) */

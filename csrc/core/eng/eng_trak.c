@@ -40,6 +40,7 @@ wk_eng_trak_parse_in (const guint8 *data, gsize size, GBytes *backing,
                                      error))
       {
         wk_error_prefix (error, "TRAK model %u", i);
+        wk_error_locate (error, -1, i, -1);
         return NULL;
       }
   if (wk_reader_left (&r) != 0)
@@ -60,9 +61,17 @@ wk_eng_trak_build (const GPtrArray *models, GError **error)
     if (!wk_eng_model_check_limits (g_ptr_array_index (models, i), error))
       {
         wk_error_prefix (error, "TRAK model %u", i);
+        wk_error_locate (error, -1, i, -1);
         return NULL;
       }
-  GByteArray *out = g_byte_array_new ();
+  gsize size = 4;
+  for (guint i = 0; i < models->len; i++)
+    {
+      const WkEngModel *m = g_ptr_array_index (models, i);
+      size += WK_ENG_TRAK_HEADER_SIZE + (gsize) m->n_verts * WK_ENG_VERTEX_SIZE
+              + (gsize) m->n_faces * WK_ENG_FACE_SIZE + (gsize) m->n_coll * 32;
+    }
+  GByteArray *out = g_byte_array_sized_new ((guint) MIN (size, G_MAXUINT));
   wk_put_u32 (out, models->len);
   for (guint i = 0; i < models->len; i++)
     wk_eng_model_write_header (g_ptr_array_index (models, i), out);

@@ -85,6 +85,22 @@ map_size_quirk (const WkReader *r, const WkEngChunk *c)
   return tag_known (wk_le32 (r->data + next - 4));
 }
 
+/* The duplicate check's hash of a tag: GLib's g_direct_hash is the tag
+ * itself, and tags counting up letter by letter ("aaaa", "aaab", …) then
+ * fill runs of neighbouring buckets, so probing grows with the table.
+ * A full-avalanche mix (MurmurHash3's finaliser) spreads them. */
+static guint
+tag_hash (gconstpointer key)
+{
+  guint32 h = GPOINTER_TO_UINT (key);
+  h ^= h >> 16;
+  h *= 0x85ebca6bu;
+  h ^= h >> 13;
+  h *= 0xc2b2ae35u;
+  h ^= h >> 16;
+  return h;
+}
+
 WkEngWad *
 wk_eng_wad_parse (GBytes *bytes, GError **error)
 {
@@ -103,7 +119,7 @@ wk_eng_wad_parse (GBytes *bytes, GError **error)
       return NULL;
     }
 
-  g_autoptr (GHashTable) seen = g_hash_table_new (NULL, NULL);
+  g_autoptr (GHashTable) seen = g_hash_table_new (tag_hash, NULL);
   guint unknown = 0;
   gboolean seen_end = FALSE;
   while (!seen_end)

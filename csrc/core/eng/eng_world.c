@@ -41,6 +41,30 @@ tile_colors (const guint8 *restrict rgba, gsize n, gfloat *restrict out)
     }
 }
 
+void
+wk_eng_colors_to_display (const guint8 *bytes, gsize n, gfloat *rgba)
+{
+  tile_colors (bytes, n, rgba);
+}
+
+void
+wk_eng_colors_from_display (const gfloat *rgba, const guint8 *cur, gsize n,
+                            guint8 *out)
+{
+  for (gsize v = 0; v < n; v++, rgba += 4, cur += 4, out += 4)
+    {
+      for (int k = 0; k < 3; k++)
+        {
+          const gfloat shown = MIN ((gfloat) cur[k] / 128.0f, 1.0f);
+          const gfloat c = rgba[k] * 128.0f;
+          /* !(c > 0) also catches NaN */
+          out[k] = fabsf (rgba[k] - shown) <= 1.0f / 256.0f ? cur[k]
+                   : !(c > 0.0f) ? 0 : c >= 255.0f ? 255 : (guint8) lrintf (c);
+        }
+      out[3] = cur[3];
+    }
+}
+
 gboolean
 wk_eng_world_mesh_fill (const GPtrArray *models, const WkEngMap *map,
                         const WkEngTexEntry *entries, guint n_entries,
@@ -101,6 +125,7 @@ wk_eng_world_mesh_fill (const GPtrArray *models, const WkEngMap *map,
                                 "entries", f, face->tex, n_entries);
                   wk_error_prefix (error, "TRAK model %u (tile %u)",
                                    map->model[i], i);
+                  wk_error_locate (error, i, map->model[i], -1);
                   return FALSE;
                 }
               rect = &rects[4 * face->tex];

@@ -11,6 +11,20 @@
 
 G_BEGIN_DECLS
 
+/* A tile's vertex colour bytes (n entries of R, G, B, byte 3) as the world
+ * mesh shows them: byte/128 clamped to 1 (the game doubles and clamps),
+ * alpha 1. */
+void wk_eng_colors_to_display (const guint8 *bytes, gsize n, gfloat *rgba);
+
+/* Vertex colours as the world mesh shows them (display values: byte/128
+ * clamped to 1, alpha 1) back to a tile's bytes, n entries of 4: a channel
+ * whose display value is still what its current byte shows (within half
+ * a step, 1/256) keeps its byte, so values above 0x80 survive; others
+ * become round(c·128) clamped to 0..255. Byte 3 (the set count in a
+ * tile's first entry) is always kept from cur. */
+void wk_eng_colors_from_display (const gfloat *rgba, const guint8 *cur, gsize n,
+                                 guint8 *out);
+
 typedef struct {
   gfloat *positions;   /* V×3 */
   guint32 *triangles;  /* T×3 */

@@ -60,17 +60,33 @@ WkLzStatus wk_lz_decoder_run (WkLzDecoder *d, guint8 *out, gsize cap,
                               GError **error);
 
 typedef enum {
-  WK_LZ_GREEDY, /* longest match at each position (for comparison) */
-  WK_LZ_LAZY,   /* hash chains + lazy evaluation */
-  WK_LZ_BEST,   /* the smaller of LAZY and GREEDY (the default): one-step
-                 * lookahead can lose to greedy on some inputs */
+  WK_LZ_GREEDY,  /* the first encoder's greedy parse (kept for comparison) */
+  WK_LZ_LAZY,    /* the first encoder's lazy parse (kept for comparison) */
+  WK_LZ_BEST,    /* the smaller of LAZY and GREEDY (the first default) */
+  WK_LZ_DEFAULT, /* the default: fast parse, smaller than BEST */
+  WK_LZ_MAX,     /* optimal parse over the format's costs: smallest, slow */
+  WK_LZ_N_MODES,
 } WkLzMode;
+
+/* Input bytes per independently parsed block of the DEFAULT and MAX modes
+ * (the legacy modes parse the whole input as one block). */
+#define WK_LZ_DEFAULT_BLOCK ((gsize) 1 << 20)
 
 /* A game-safe stream: no two literal runs in a row, no packet crossing a
  * block boundary, far matches only where every reading agrees. Fails only
- * when the result would not fit the header's s32 size (WK_ERROR_LIMIT). */
+ * when the result would not fit the header's s32 size (WK_ERROR_LIMIT).
+ * Same as wk_lz_compress_full (src, size, mode, 1, 0, error). */
 GBytes *wk_lz_compress (const guint8 *src, gsize size, WkLzMode mode,
                         GError **error);
+
+/* The input is parsed in blocks of `block` bytes (0: the mode's default)
+ * on up to `threads` threads (0: one per processor). The stream depends on
+ * the mode and the block size only, never on the number of threads. */
+GBytes *wk_lz_compress_full (const guint8 *src, gsize size, WkLzMode mode,
+                             guint threads, gsize block, GError **error);
+
+/* Processors wk_lz_compress_full uses for threads = 0. */
+guint wk_lz_threads_available (void);
 
 /* Every rule violation found in the stream, as messages naming offsets
  * (gchar*; empty when clean). Structural errors end the walk. At most

@@ -5,7 +5,9 @@
 #include "../common/wk_error.h"
 #include "../common/wk_reader.h"
 #include "../lz/wk_lz.h"
+#include "rc2_collision.h"
 #include "rc2_level.h"
+#include "rc2_sky.h"
 
 #define MAX_TEXTURE_SIDE 1024u   /* [assumed] the GS's largest page side */
 #define MAX_SIZE (256u << 20)    /* [assumed] bound on any part of a sample */
@@ -78,21 +80,28 @@ build_gs_ram (const WkRc2NewLevel *in, GByteArray *out)
     }
 }
 
-/* core_data: tfrags, occlusion, sky, collision (16 zero bytes each: the
- * reader needs the offsets strictly increasing), then the texels. */
-static void
+/* core_data: tfrags, occlusion (16 zero bytes: the reader needs the
+ * offsets strictly increasing), an empty sky (a zero 0x40-byte header: no
+ * shells, no textures), an empty collision block, then the texels. */
+static gboolean
 build_core (const WkRc2NewLevel *in, GByteArray *core, gint32 region[5],
-            GArray *texel_offsets)
+            GArray *texel_offsets, GError **error)
 {
   region[0] = 0;
   wk_put_bytes (core, in->tfrags, in->tfrags_size);
   pad_to (core, 16);
-  for (int r = 1; r <= 3; r++)
-    {
-      region[r] = (gint32) core->len;
-      for (guint k = 0; k < REGION; k++)
-        wk_put_u8 (core, 0);
-    }
+  static const WkCollMesh no_faces = { 0 };
+  g_autoptr (GBytes) collision = wk_rc2_collision_build (&no_faces, error);
+  if (collision == NULL)
+    return FALSE;
+  static const guint8 zeros[WK_SKY_HEADER] = { 0 };
+  region[1] = (gint32) core->len;
+  wk_put_bytes (core, zeros, REGION);
+  region[2] = (gint32) core->len;
+  wk_put_bytes (core, zeros, WK_SKY_HEADER);
+  region[3] = (gint32) core->len;
+  wk_put_bytes (core, g_bytes_get_data (collision, NULL), g_bytes_get_size (collision));
+  pad_to (core, 16);
   region[4] = (gint32) core->len; /* textures_base */
   for (guint i = 0; i < in->n_textures; i++)
     {
@@ -102,6 +111,7 @@ build_core (const WkRc2NewLevel *in, GByteArray *core, gint32 region[5],
       wk_put_bytes (core, t->pixels, (gsize) t->width * t->height);
       pad_to (core, 16);
     }
+  return TRUE;
 }
 
 static void
@@ -207,12 +217,13 @@ wk_rc2_level_build (const WkRc2NewLevel *in, GError **error)
   g_autoptr (GByteArray) core = g_byte_array_new ();
   g_autoptr (GArray) texel_offsets = g_array_new (FALSE, FALSE, sizeof (gint32));
   gint32 region[5];
-  build_core (in, core, region, texel_offsets);
-  g_autoptr (GBytes) stream = wk_lz_compress (core->data, core->len, WK_LZ_BEST, error);
+  if (!build_core (in, core, region, texel_offsets, error))
+    return NULL;
+  g_autoptr (GBytes) stream = wk_lz_compress (core->data, core->len, WK_LZ_DEFAULT, error);
   if (stream == NULL)
     return NULL;
   g_autoptr (GBytes) gameplay = wk_lz_compress (in->gameplay, in->gameplay_size,
-                                                WK_LZ_BEST, error);
+                                                WK_LZ_DEFAULT, error);
   if (gameplay == NULL)
     return NULL;
   gsize stream_size, gameplay_size;

@@ -288,6 +288,57 @@ wk_rc2_level_parse (GBytes *bytes, GError **error)
 }
 
 gboolean
+wk_rc2_chunk (const WkRc2Level *lvl, guint i, gint32 *tfrags, gint32 *collision)
+{
+  char name[8];
+  g_snprintf (name, sizeof name, "chunk%u", i);
+  const WkRc2Extent *x = wk_rc2_extent (lvl, name);
+  if (x == NULL || x->size < 8)
+    return FALSE;
+  *tfrags = wk_les32 (wk_rc2_data (lvl) + x->offset);
+  *collision = wk_les32 (wk_rc2_data (lvl) + x->offset + 4);
+  return TRUE;
+}
+
+/* "chunk<i>.tfrags" / "chunk<i>.collision": the chunk extent opens with
+ * {s32 tfrags, s32 collision}, offsets of WAD-LZ streams from the extent's
+ * start (0 = none), each running at most to the extent's end. */
+static gboolean
+chunk_stream (const WkRc2Level *lvl, const char *name, gsize *offset,
+              gsize *size, GError **error)
+{
+  g_autofree gchar *ext = g_strndup (name, (gsize) (strchr (name, '.') - name));
+  const char *part = strchr (name, '.') + 1;
+  const WkRc2Extent *x = wk_rc2_extent (lvl, ext);
+  gboolean tfrags = strcmp (part, "tfrags") == 0;
+  if (x == NULL || (!tfrags && strcmp (part, "collision") != 0))
+    {
+      wk_set_error (error, WK_ERROR_ARGUMENT, -1, "no %s stream: chunk0..2 "
+                    "with .tfrags or .collision", name);
+      return FALSE;
+    }
+  if (x->size < 8)
+    {
+      wk_set_error (error, WK_ERROR_FORMAT, x->slot, "the %s extent is empty", ext);
+      wk_error_prefix (error, "RC2 level header");
+      return FALSE;
+    }
+  const guint8 *h = wk_rc2_data (lvl) + x->offset;
+  gint32 at = wk_les32 (h + (tfrags ? 0 : 4));
+  if (at <= 0 || (gsize) at >= x->size)
+    {
+      wk_set_error (error, WK_ERROR_FORMAT, (gint64) x->offset + (tfrags ? 0 : 4),
+                    "%s offset %d: %s", part, at, at == 0 ? "the chunk has none"
+                    : "outside the chunk extent");
+      wk_error_prefix (error, "RC2 %s", ext);
+      return FALSE;
+    }
+  *offset = x->offset + (gsize) at;
+  *size = x->size - (gsize) at;
+  return TRUE;
+}
+
+gboolean
 wk_rc2_stream (const WkRc2Level *lvl, const char *name, gsize *offset,
                gsize *size, gint64 *expected, GError **error)
 {
@@ -300,6 +351,8 @@ wk_rc2_stream (const WkRc2Level *lvl, const char *name, gsize *offset,
       *expected = WK_RC2_CORE (lvl, WK_RC2_DECOMPRESSED_SIZE);
       return TRUE;
     }
+  if (g_str_has_prefix (name, "chunk") && strchr (name, '.'))
+    return chunk_stream (lvl, name, offset, size, error);
   const WkRc2Extent *x = wk_rc2_extent (lvl, name);
   if (x == NULL || !g_str_has_prefix (name, "gameplay"))
     {
@@ -320,19 +373,29 @@ wk_rc2_stream (const WkRc2Level *lvl, const char *name, gsize *offset,
 }
 
 gboolean
+wk_rc2_tfrag_texture_count (const WkRc2Level *lvl, guint *count, GError **error)
+{
+  const gint64 n = WK_RC2_CORE (lvl, 0x30);
+  if (n < 0)
+    { /* -1 would switch the texture-index check of the parse off */
+      wk_set_error (error, WK_ERROR_FORMAT,
+                    (gint64) wk_rc2_section (lvl, "core_index")->offset + 0x30,
+                    "tfrag texture count %" G_GINT64_FORMAT " is negative", n);
+      wk_error_prefix (error, "RC2 core header");
+      return FALSE;
+    }
+  *count = (guint) n;
+  return TRUE;
+}
+
+gboolean
 wk_rc2_tfrag_block (const WkRc2Level *lvl, gsize core_size, gsize *start,
                     gsize *end, guint *texture_count, GError **error)
 {
   const gsize header_at = wk_rc2_section (lvl, "core_index")->offset;
   const gint64 tfrags = WK_RC2_CORE (lvl, 0x08);
-  const gint64 count = WK_RC2_CORE (lvl, 0x30);
-  if (count < 0)
-    { /* -1 would switch the texture-index check of the parse off */
-      wk_set_error (error, WK_ERROR_FORMAT, (gint64) header_at + 0x30,
-                    "tfrag texture count %" G_GINT64_FORMAT " is negative", count);
-      wk_error_prefix (error, "RC2 core header");
-      return FALSE;
-    }
+  if (!wk_rc2_tfrag_texture_count (lvl, texture_count, error))
+    return FALSE;
   if (tfrags < 0 || (guint64) tfrags > core_size)
     {
       wk_set_error (error, WK_ERROR_FORMAT, (gint64) header_at + 0x08,
@@ -351,6 +414,5 @@ wk_rc2_tfrag_block (const WkRc2Level *lvl, gsize core_size, gsize *start,
     }
   *start = (gsize) tfrags;
   *end = (gsize) stop;
-  *texture_count = (guint) count;
   return TRUE;
 }

@@ -79,10 +79,22 @@ gboolean wk_rc2_tfrag_block (const WkRc2Level *lvl, gsize core_size,
                              gsize *start, gsize *end, guint *texture_count,
                              GError **error);
 
+/* The tfrag texture count alone (0x30; also the count of the tfrags of
+ * the chunk extents): FORMAT error when it is negative. */
+gboolean wk_rc2_tfrag_texture_count (const WkRc2Level *lvl, guint *count,
+                                     GError **error);
+
 /* Where a WAD-LZ stream of the level lies and what it must decode to
  * (expected < 0: no declared size). name: "core_data", "gameplay",
- * "gameplay_pal". FALSE with an error when the level has no such stream. */
+ * "gameplay_pal", "chunk<i>.tfrags", "chunk<i>.collision". FALSE with an
+ * error when the level has no such stream. */
 gboolean wk_rc2_stream (const WkRc2Level *lvl, const char *name, gsize *offset,
                         gsize *size, gint64 *expected, GError **error);
+
+/* The chunk extent i (0..2) header {s32 tfrags, s32 collision}: offsets of
+ * WAD-LZ streams from the extent start, 0 = none. FALSE when the extent
+ * is absent. */
+gboolean wk_rc2_chunk (const WkRc2Level *lvl, guint i, gint32 *tfrags,
+                       gint32 *collision);
 
 G_END_DECLS

@@ -1,4 +1,5 @@
 #include "tfrag.h"
+#include "tfrag_priv.h"
 
 #include "rc2_texture.h"
 
@@ -9,29 +10,6 @@ enum { L_LOD2, L_COMMON, L_LOD1, L_LOD01, L_LOD0, N_LISTS };
 static const char *const list_names[N_LISTS] = {
   "LOD 2 list", "common list", "LOD 1 list", "LOD 0+1 list", "LOD 0 list"
 };
-
-typedef struct {
-  const guint8 *p;
-  guint n;          /* elements */
-  gint64 abs;       /* absolute offset of p[0] */
-} Span;
-
-/* What one patch's lists hold. Tiers: 0 common, 1 LOD 0+1, 2 LOD 0. */
-typedef struct {
-  gboolean have_header;
-  guint strips_addr, indices_addr;
-  Span pos[3], vinfo[3], strips[3], indices[3], adgifs;
-  gint32 origin[3][3];
-} Patch;
-
-/* One checked patch, kept between wk_tfrags_parse and wk_tfrags_fill. */
-typedef struct {
-  Patch pt;
-  const guint8 *rgba;
-  guint32 pos_base;  /* its first row in positions */
-  gsize tri_base;    /* its first triangle of the chosen LOD */
-  gint32 index;
-} Decoded;
 
 void
 wk_tfrags_free (WkTfrags *t)
@@ -201,7 +179,7 @@ strips (const Patch *pt, const Ctx *x, guint lod, gboolean check_vertices,
     {
       const guint8 *rec = s->p + 4 * r;
       gint64 rec_abs = s->abs + 4 * (gint64) r;
-      gint raw = (gint8) rec[0], off = (gint8) rec[2];
+      gint raw = (gint8) rec[0];
       if (raw == 0)
         break;
       if (r == 0 && raw > 0)
@@ -211,9 +189,7 @@ strips (const Patch *pt, const Ctx *x, guint lod, gboolean check_vertices,
                         lod, raw);
           return -1;
         }
-      guint n = raw < 0 ? (guint) (raw + 128) : (guint) raw;
-      if (off >= 0)
-        adgif = off / 5;
+      guint n = wk_tfrag_record (rec, &adgif);
       if (adgif < 0 || (guint) adgif >= x->ad_gifs)
         {
           wk_set_error (error, WK_ERROR_FORMAT, rec_abs,
@@ -278,22 +254,14 @@ emit (const Decoded *d, guint lod, const WkTfragOut *out)
   for (guint r = 0; r < s->n; r++)
     {
       const guint8 *rec = s->p + 4 * r;
-      gint raw = (gint8) rec[0], off = (gint8) rec[2];
-      if (raw == 0)
+      guint n = wk_tfrag_record (rec, &adgif);
+      if (n == 0)
         break;
-      guint n = raw < 0 ? (guint) (raw + 128) : (guint) raw;
-      if (off >= 0)
-        adgif = off / 5;
       gint32 texture = wk_les32 (pt->adgifs.p + (gsize) adgif * 80);
       for (guint j = 0; j + 2 < n; j++, t++)
         {
-          guint corner[3] = { ix->p[k + j], ix->p[k + j + 1], ix->p[k + j + 2] };
-          if (j & 1) /* every other triangle of a strip is wound backwards */
-            {
-              guint c0 = corner[0];
-              corner[0] = corner[1];
-              corner[1] = c0;
-            }
+          guint corner[3];
+          wk_tfrag_corners (ix->p + k, j, corner);
           for (int c = 0; c < 3; c++)
             {
               const guint8 *vi = vinfo_at (pt, corner[c], NULL);

@@ -84,3 +84,9 @@ typedef struct {
  * vertices per strip, s16 coordinates, VU memory of WK_TFRAG_VU_LIMIT). */
 GBytes *wk_tfrags_build (const WkTfragMesh *meshes, guint count,
                          gfloat lod_distance, GError **error);
+
+/* One patch in the writer's layout: its data appended to o (whose length
+ * must be a multiple of 16), its header filled but for the data field
+ * (0x10). LimitErrors name "tfrag patch <index>". Not read back here. */
+gboolean wk_tfrag_patch_write (GByteArray *o, const WkTfragMesh *mesh, guint index,
+                               guint8 header[WK_TFRAG_HEADER], GError **error);

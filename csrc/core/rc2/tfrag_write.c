@@ -45,14 +45,14 @@ pad16 (GByteArray *o, gsize start)
 #define LIMIT(...)                                                      \
   G_STMT_START {                                                        \
     wk_set_error (error, WK_ERROR_LIMIT, -1, __VA_ARGS__);              \
-    wk_error_prefix (error, "tfrag mesh %u", m);                        \
+    wk_error_prefix (error, "%s %u", what, m);                          \
     return FALSE;                                                       \
   } G_STMT_END
 
 /* Append patch m's data to o (16-aligned already); fill its header h. */
 static gboolean
-write_patch (GByteArray *o, const WkTfragMesh *x, guint m, guint8 *h,
-             GError **error)
+write_patch (GByteArray *o, const WkTfragMesh *x, guint m, const char *what,
+             guint8 *h, GError **error)
 {
   if (x->n == 0 || x->n > 255)
     LIMIT ("%u vertices (a patch holds 1..255)", x->n);
@@ -284,7 +284,7 @@ wk_tfrags_build (const WkTfragMesh *meshes, guint count, gfloat lod_distance,
     {
       guint8 h[WK_TFRAG_HEADER];
       guint32 data = o->len - table;
-      if (!write_patch (o, &meshes[m], m, h, error))
+      if (!write_patch (o, &meshes[m], m, "tfrag mesh", h, error))
         return NULL;
       guint32 le = GUINT32_TO_LE (data);
       memcpy (h + 0x10, &le, 4);
@@ -302,4 +302,12 @@ wk_tfrags_build (const WkTfragMesh *meshes, guint count, gfloat lod_distance,
     }
   wk_tfrags_free (check);
   return out;
+}
+
+gboolean
+wk_tfrag_patch_write (GByteArray *o, const WkTfragMesh *mesh, guint index,
+                      guint8 header[WK_TFRAG_HEADER], GError **error)
+{
+  g_return_val_if_fail (o->len % 16 == 0, FALSE);
+  return write_patch (o, mesh, index, "tfrag patch", header, error);
 }

@@ -44,3 +44,28 @@ wk_vif_next (WkReader *r, WkVifCode *c, GError **error)
   r->pos += size;
   return TRUE;
 }
+
+gboolean
+wk_vif_unpacks (const guint8 *list, gsize size, gint64 abs, WkVifCode *out,
+                guint max, guint *n, GError **error)
+{
+  WkReader r;
+  wk_reader_init (&r, list, size, abs);
+  *n = 0;
+  while (wk_reader_left (&r) > 0)
+    {
+      WkVifCode c;
+      if (!wk_vif_next (&r, &c, error))
+        return FALSE;
+      if (!c.unpack)
+        continue;
+      if (*n == max)
+        {
+          wk_set_error (error, WK_ERROR_FORMAT, c.offset,
+                        "unpack %u of a list that has at most %u", max + 1, max);
+          return FALSE;
+        }
+      out[(*n)++] = c;
+    }
+  return TRUE;
+}

@@ -41,4 +41,10 @@ typedef struct {
  * payload runs past the end of r. */
 gboolean wk_vif_next (WkReader *r, WkVifCode *code, GError **error);
 
+/* Walks a whole list (abs = offset of list[0]) and keeps its unpacks in
+ * out[0 .. *n); FALSE with a FORMAT error on a bad code or on unpack
+ * number max + 1. */
+gboolean wk_vif_unpacks (const guint8 *list, gsize size, gint64 abs,
+                         WkVifCode *out, guint max, guint *n, GError **error);
+
 G_END_DECLS

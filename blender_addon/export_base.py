@@ -1,0 +1,135 @@
+"""What the base level holds, in the form the import put it into Blender,
+so the export can tell what the user changed: each model's render mesh
+(tile space, Blender axes), each tile's colours and placement, each
+model's collision polygons. Made on demand and cached per model."""
+from __future__ import annotations
+
+import numpy as np
+
+import wadkit
+
+from . import convert
+from .mesh_build import drop_degenerate, srgb_to_linear
+
+
+class RenderRef:
+    """A model's mesh as the import built it."""
+
+    def __init__(self, positions, corner_vert, uv, texture, flags):
+        self.positions = positions        # (V,3) f32 Blender space
+        self.corner_vert = corner_vert    # (3T,) int32, degenerate triangles dropped
+        self.uv = uv                      # (3T,2) f32, v flipped
+        self.texture = texture            # (T,) int32
+        self.flags = flags                # (T,) int32
+
+
+class CollisionRef:
+    """A model's collision polygons as the import shows them (those with
+    corners), and how many records it left out."""
+
+    def __init__(self, corners, sizes, material, left_out):
+        self.corners = corners            # (C,3) f32 Blender space, polygon by polygon
+        self.sizes = sizes                # (P,) 3 or 4
+        self.material = material          # (P,) int32
+        self.left_out = left_out          # records without corners (not in the scene)
+
+
+class Base:
+    def __init__(self, lvl):
+        self.lvl = lvl
+        self.models = lvl.models
+        self.tiles = lvl.tiles
+        self.n_tiles = len(self.tiles.model)
+        self.tile_model = np.asarray(self.tiles.model, np.int64)
+        self.rotation = np.asarray(self.tiles.rotation, np.int64)
+        self.position = np.asarray(self.tiles.position, np.float32).reshape(-1, 3)
+        self.location = convert.to_blender(self.position)         # Blender space
+        self._wm = None
+        self._render: dict[int, RenderRef] = {}
+        self._coll: dict[int, CollisionRef] = {}
+        self.color_bytes = np.asarray(self.tiles.colors, np.uint8).reshape(-1, 4)
+        self.color_start = np.asarray(self.tiles.color_start, np.int64)
+        self.color_sets = np.asarray(self.tiles.color_sets, np.int64)
+        self._tile_of_model: dict[int, int] = {}
+        for t in range(self.n_tiles - 1, -1, -1):
+            self._tile_of_model[int(self.tile_model[t])] = t
+
+    @property
+    def wm(self):
+        if self._wm is None:
+            self._wm = self.lvl.world_mesh(space="file")
+            tile_of = np.asarray(self._wm["tile"], np.int64)
+            self._face_start = np.searchsorted(tile_of, np.arange(self.n_tiles + 1))
+        return self._wm
+
+    @property
+    def face_start(self) -> np.ndarray:
+        """(N+1,) each tile's run of faces in the world mesh."""
+        self.wm
+        return self._face_start
+
+    def tile_bytes(self, t: int) -> bytes:
+        """Tile t's colour bytes (all sets), for comparing tiles."""
+        nv = len(self.models[int(self.tile_model[t])].positions)
+        s = int(self.color_start[t])
+        return self.color_bytes[s:s + max(1, int(self.color_sets[t])) * nv].tobytes()
+
+    def has_collision(self, m: int) -> bool:
+        """Model m holds collision records (shown in the scene or not)."""
+        return sum(self.models[m].collision_groups) > 0
+
+    def has_model(self, m) -> bool:
+        return isinstance(m, int) and m in self._tile_of_model
+
+    def render(self, m: int) -> RenderRef:
+        ref = self._render.get(m)
+        if ref is None:
+            model = self.models[m]
+            tri = np.asarray(model.triangles, np.int64).reshape(-1, 3)
+            keep = drop_degenerate(tri)
+            wm, t = self.wm, self._tile_of_model[m]
+            face = self.face_start[t] + keep
+            ref = RenderRef(convert.to_blender(model.positions),
+                            tri[keep].reshape(-1).astype(np.int32),
+                            convert.flip_v(np.asarray(wm["uv"], np.float32)[face]).reshape(-1, 2),
+                            np.asarray(model.face_texture, np.int32)[keep],
+                            np.asarray(model.face_flags, np.int32)[keep])
+            self._render[m] = ref
+        return ref
+
+    def tile_colors(self, t: int) -> np.ndarray:
+        """(sets, V, 4) uint8: tile t's colour bytes in the base level."""
+        nv = len(self.models[int(self.tile_model[t])].positions)
+        sets = max(1, int(self.color_sets[t]))
+        s = self.color_start[t]
+        return self.color_bytes[s:s + sets * nv].reshape(sets, nv, 4)
+
+    def tile_linear(self, t: int, k: int) -> np.ndarray | None:
+        """Colour set k of tile t as Blender stores what the import made
+        (linear (V,4)), None when the tile has no set k."""
+        c = self.tile_colors(t)
+        if k >= len(c):
+            return None
+        return srgb_to_linear(wadkit.eng.colors_to_display(c[k]))
+
+    def collision(self, models) -> None:
+        """Decode (once) the collision of these models."""
+        need = sorted({int(m) for m in models} - set(self._coll))
+        if not need:
+            return
+        c = self.lvl.collision_polygons(need)
+        n = np.asarray(c["n_corners"], np.int64)
+        corners = np.asarray(c["corners"], np.float32).reshape(-1, 4, 3)
+        used = np.arange(4)[None, :] < n[:, None]
+        good = (np.isfinite(corners).all(axis=2) | ~used).all(axis=1) & (n >= 3) & (n <= 4)
+        mat = np.asarray(c["material"], np.int32)
+        for k, m in enumerate(need):
+            s = slice(int(c["start"][k]), int(c["start"][k + 1]))
+            g = good[s]
+            self._coll[m] = CollisionRef(convert.to_blender(corners[s][g][used[s][g]]),
+                                         n[s][g].astype(np.int32), mat[s][g],
+                                         int((~g).sum()))
+
+    def collision_ref(self, m: int) -> CollisionRef:
+        self.collision([m])
+        return self._coll[m]

@@ -1,0 +1,225 @@
+"""The tile objects of a scene turned into LevelEdit calls. What changed is
+found for all meshes at once (export_compare.py); the arguments of an edit
+are built from the one mesh it needs (export_tiles.py).
+
+Order: copies of tiles are added first (so a model rewritten for the
+tiles that were edited is not rewritten under a copy that kept the old
+one), then deletes, moves, geometry, colours and collision, each call on
+all the tiles that share the change, so a linked mesh stays one model."""
+from __future__ import annotations
+
+import numpy as np
+from mathutils import Matrix
+
+from .export_compare import PLACE_EPS, MATRIX_EPS, collision_changes, placements, render_changes
+from .export_read import COLOR_ATTRS, local_matrix
+from .export_tiles import (Meshes, TileObject, as4, collision_arrays, render_arrays,
+                           tile_color_bytes)
+from .import_tiles import PROP_TILE
+from .materials_map import FaceTextures
+
+
+_IDENTITY = Matrix.Identity(4)
+
+
+def _at_parent(ob) -> bool:
+    """The child sits at its parent's origin, unturned (as the import put it)."""
+    if ob.matrix_parent_inverse == _IDENTITY and ob.matrix_basis == _IDENTITY:
+        return True
+    return bool(np.abs(local_matrix(ob) - np.eye(4)).max() <= MATRIX_EPS)
+
+
+def _key_matrix(m: np.ndarray) -> bytes:
+    return np.round(m, 6).tobytes()
+
+
+class TilePlan:
+    def __init__(self, ed, base, opts, notes: list, depsgraph=None):
+        self.ed, self.base, self.opts, self.notes = ed, base, opts, notes
+        self.depsgraph = depsgraph
+        self.meshes = Meshes()
+        self.textures = FaceTextures()
+        self.by_edit_tile: dict[int, TileObject] = {}
+        self.count = {"moved": 0, "deleted": 0, "added": 0, "geometry": 0,
+                      "colors": 0, "collision": 0}
+
+    def claims(self, tile_obs, matrices):
+        """(originals {tile: TileObject}, duplicates [TileObject]). Of the
+        objects that claim one tile the original is the one still at the
+        tile's place, else the one with the import's name, else the first by
+        name; the others are copies of it (Shift+D / Alt+D)."""
+        by_tile: dict[int, list[TileObject]] = {}
+        for ob, m in zip(tile_obs, matrices):
+            t = int(ob[PROP_TILE])
+            by_tile.setdefault(t, []).append(TileObject(ob, t, m))
+        originals, dups = {}, []
+        for t, objs in sorted(by_tile.items()):
+            if len(objs) > 1:
+                objs.sort(key=lambda o: o.name)
+                home = self.base.location[t]
+                at_home = [o for o in objs if np.abs(o.matrix[:3, 3] - home).max() <= PLACE_EPS]
+                first = (at_home or [o for o in objs if o.name.endswith(f" tile {t}")] or objs)[0]
+                objs.remove(first)
+                objs.insert(0, first)
+            originals[t] = objs[0]
+            dups += objs[1:]
+        return originals, dups
+
+    def _data(self, obj: TileObject):
+        """MeshData of the mesh the object shows (modifiers applied)."""
+        ob = obj.ob
+        if ob.modifiers and self.depsgraph is not None:
+            from .export_read import MeshData
+            ev = ob.evaluated_get(self.depsgraph)
+            me = ev.to_mesh()
+            try:
+                return MeshData(me, colors=COLOR_ATTRS, ints=("wadkit_texture",
+                                                              "wadkit_face_flags"))
+            finally:
+                ev.to_mesh_clear()
+        return self.meshes.get(ob.data)
+
+    def _states(self, objs, children):
+        """Per object: (render key, collision key, its collision children,
+        colours differ from its tile's)."""
+        base = self.base
+        mesh_ix: dict[int, int] = {}
+        meshes = []
+        for o in objs:
+            k = o.ob.data.as_pointer()
+            if k not in mesh_ix:
+                mesh_ix[k] = len(meshes)
+                meshes.append(o.ob.data)
+        b, changed, col_changed, model, rep = render_changes(base, meshes, self.textures)
+        has_col = b.colors[COLOR_ATTRS[0]][1]
+        cmesh_ix: dict[int, int] = {}
+        cmeshes = []
+        for ch in children.values():
+            for c in ch:
+                k = c.data.as_pointer()
+                if k not in cmesh_ix:
+                    cmesh_ix[k] = len(cmeshes)
+                    cmeshes.append(c.data)
+        cchanged, cmodel = collision_changes(base, cmeshes)
+        out = {}
+        for o in objs:
+            g = mesh_ix[o.ob.data.as_pointer()]
+            if o.bake is not None or o.ob.modifiers:
+                rk = ("object", o.name)
+            elif changed[g]:
+                rk = ("mesh", o.ob.data.as_pointer())
+            else:
+                rk = ("base", int(model[g]))
+            r = int(rep[g])
+            recolor = rk[0] == "base" and (bool(col_changed[g]) or (
+                r != o.tile and bool(has_col[g])
+                and base.tile_bytes(o.tile) != base.tile_bytes(r)))
+            ch = children.get(o.ob.as_pointer(), [])
+            if len(ch) > 1:
+                ch = sorted(ch, key=lambda c: c.name)
+            if not ch:
+                ck = ("keep",)
+            elif o.bake is not None:
+                ck = ("object", o.name)
+            else:
+                c0 = cmesh_ix[ch[0].data.as_pointer()]
+                if len(ch) == 1 and not cchanged[c0] and _at_parent(ch[0]):
+                    ck = ("base", int(cmodel[c0]))
+                else:
+                    ck = ("mesh", tuple((c.data.as_pointer(), _key_matrix(local_matrix(c)))
+                                        for c in ch))
+            out[id(o)] = (rk, ck, ch, recolor)
+        return out
+
+    def run(self, tile_obs, matrices, children, call) -> None:
+        """children: {object pointer: its collision children}; call(fn,
+        obj_name, *args, **kw) runs an edit, turning its errors into
+        reports that name the object."""
+        ed, base = self.ed, self.base
+        originals, dups = self.claims(tile_obs, matrices)
+        objs = list(originals.values()) + dups
+        if objs:
+            pos, rot, bake, resid = placements(np.stack([o.matrix for o in objs]),
+                                               base.rotation[[o.tile for o in objs]])
+            for k, o in enumerate(objs):
+                o.position, o.rotation = pos[k], int(rot[k])
+                o.bake = resid[k] if bake[k] else None
+        state = self._states(objs, children)
+        for obj in dups:            # copies first: they keep the model their mesh came from
+            rk, ck, ch, _ = state[id(obj)]
+            model = rk[1] if rk[0] == "base" else int(base.tile_model[obj.tile])
+            nv = len(base.models[model].positions)
+            src = base.tile_colors(obj.tile) if model == int(base.tile_model[obj.tile]) else None
+            colors = tile_color_bytes(self._data(obj), src, nv)
+            obj.new_tile = call(ed.add_tile, obj.name, model, obj.position, obj.rotation,
+                                colors=colors, name=obj.name)
+            self.by_edit_tile[obj.new_tile] = obj
+            self.count["added"] += 1
+            if not ch and base.has_collision(model):
+                self.notes.append(f"object {obj.name!r} (a copy of tile {obj.tile}) has no "
+                                  "collision object: it keeps its model's collision")
+        for t in range(base.n_tiles):
+            if t not in originals:
+                call(ed.delete_tile, f"tile {t}", t, name=f"tile {t}")
+                self.count["deleted"] += 1
+        without = []
+        for t, obj in originals.items():
+            self.by_edit_tile[t] = obj
+            if obj.rotation != int(base.rotation[t]) \
+                    or np.abs(obj.matrix[:3, 3] - base.location[t]).max() > PLACE_EPS:
+                call(ed.place_tile, obj.name, t, obj.position, obj.rotation, name=obj.name)
+                self.count["moved"] += 1
+            if state[id(obj)][1] == ("keep",) and base.has_collision(int(base.tile_model[t])):
+                without.append(obj.name)
+        if without:
+            self.notes.append(
+                f"{len(without)} tile object(s) have no collision object (deleted?): their "
+                f"collision was kept as it is in the level ({', '.join(without[:4])}"
+                f"{' ...' if len(without) > 4 else ''}); to remove a tile's collision, "
+                "delete the faces of its collision mesh, not the object")
+        self._edits(objs, state, call)
+
+    def _edits(self, objs, state, call) -> None:
+        ed, base, opts = self.ed, self.base, self.opts
+        groups: dict[tuple, list[TileObject]] = {}
+        for obj in objs:
+            rk, ck, _, _ = state[id(obj)]
+            groups.setdefault((rk, ck, ed.tile_model(obj.edit_tile)), []).append(obj)
+        for (rk, ck, model_now), members in groups.items():
+            first = members[0]
+            tiles = [o.edit_tile for o in members]
+            label = first.name if len(members) == 1 else \
+                f"{first.name} (+{len(members) - 1} sharing its mesh)"
+            if rk != ("base", model_now):
+                d = self._data(first)
+                pos, tri, uv, tex, flags = render_arrays(first.name, d, self.textures,
+                                                         first.bake, self.notes, opts.triangulate)
+                if (tex < 0).any():
+                    raise ValueError(f"{first.name}: faces without a texture entry (no "
+                                     "level material and no wadkit_texture attribute)")
+                colors = [tile_color_bytes(d, ed.tile_colors(o.edit_tile), len(pos))
+                          for o in members]
+                call(ed.set_geometry, label, tiles, pos, tri, uv, tex,
+                     colors=colors, face_flags=flags, name=first.name)
+                self.count["geometry"] += len(members)
+            else:
+                for o in members:
+                    if o.new_tile is None and state[id(o)][3]:
+                        cur = base.tile_colors(o.tile)
+                        call(ed.set_colors, o.name, o.tile,
+                             tile_color_bytes(self._data(o), cur, cur.shape[1]), name=o.name)
+                        self.count["colors"] += 1
+            if ck[0] != "keep" and ck != ("base", model_now):
+                _, _, ch, _ = state[id(first)]
+                outer = None if first.bake is None else as4(first.bake)
+                pos, poly, mat = collision_arrays(ch, self.meshes, outer, opts.triangulate,
+                                                  notes=self.notes)
+                call(ed.set_collision, label, tiles, pos, poly, mat, name=first.name)
+                self.count["collision"] += len(members)
+                if model_now < len(base.models):
+                    lost = base.collision_ref(model_now).left_out
+                    if lost:
+                        self.notes.append(
+                            f"{label}: {lost} collision record(s) of model {model_now} "
+                            "had no corners (not in the scene) and are dropped with the "
+                            "new collision")

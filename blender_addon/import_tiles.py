@@ -1,0 +1,148 @@
+"""The level structure in Blender: one object per tile, its mesh in tile
+space, shared by the tiles of one model whose vertex colours are the same.
+
+Positions, triangles, texture entries and face flags of a mesh come from
+the model (lvl.models, file space, tile-local); its UVs from the world
+mesh's run of faces of one tile using it (the core's UV rules, the same for
+every tile of the model); its vertex colours (point domain: one per model
+vertex, as the engine stores them) from that tile's colour bytes
+(lvl.tiles.colors) as the world mesh shows them
+(wadkit.eng.colors_to_display). The object is placed by the tile
+(lvl.tiles: position, rotation)."""
+from __future__ import annotations
+
+import numpy as np
+
+import wadkit
+
+from . import convert, materials
+from .mesh_build import MeshArrays, drop_degenerate
+
+# names the export reads back
+PROP_TILE = "wadkit_tile"           # object: tile index in the source level
+PROP_MODEL = "wadkit_model"         # object and mesh: TRAK model index
+PROP_ROTATION = "wadkit_rotation"   # object: the tile rotation 0..4095
+PROP_COLOR_TILE = "wadkit_color_tile"   # mesh: the tile whose colours it holds
+ATTR_TEXTURE = "wadkit_texture"     # face attribute: texture-table index
+ATTR_FLAGS = "wadkit_face_flags"    # face attribute: engine face flags
+
+
+class TileLayout:
+    """Which mesh each tile gets, from the level's arrays (no bpy).
+
+    group (N,) mesh number of every tile; rep (G,) the tile each mesh is
+    built from; model (G,) its model; f_start (N+1,) each tile's run of
+    faces in the world mesh; sets (N,) colour sets of each tile, its
+    colours tiles.colors[color_start + k·nVerts ...] for set k."""
+
+    def __init__(self, lvl, wm, models, vertex_colors: bool):
+        tiles = lvl.tiles
+        n = len(tiles.model)
+        tmodel = np.asarray(tiles.model, np.int64)
+        nverts = np.array([len(m.positions) for m in models], np.int64)
+        tile_of = np.asarray(wm["tile"], np.int64)
+        self.f_start = np.searchsorted(tile_of, np.arange(n + 1)).astype(np.int64)
+        self.sets = np.asarray(tiles.color_sets, np.int64) if n else np.zeros(0, np.int64)
+        self.colors = np.asarray(tiles.colors, np.uint8).reshape(-1, 4)
+        self.color_start = np.asarray(tiles.color_start, np.int64)
+        keys: dict = {}
+        group = np.empty(n, np.int64)
+        if vertex_colors:
+            cols, start = self.colors, self.color_start
+            length = np.maximum(self.sets, 1) * nverts[tmodel]
+            for t in range(n):
+                k = (int(tmodel[t]), cols[start[t]:start[t] + length[t]].tobytes())
+                group[t] = keys.setdefault(k, len(keys))
+        else:
+            for t in range(n):
+                group[t] = keys.setdefault(int(tmodel[t]), len(keys))
+        self.group = group
+        self.rep = np.full(len(keys), -1, np.int64)
+        self.rep[group[::-1]] = np.arange(n)[::-1]          # first tile of each
+        self.model = tmodel[self.rep]
+
+
+def tile_mesh_arrays(layout: TileLayout, models, wm, vertex_colors: bool, mat_of_texture):
+    """MeshArrays of all tile meshes (one per layout group) and each mesh's
+    material list. mat_of_texture(texture (F,)) -> material number (F,)."""
+    g_models = [models[int(m)] for m in layout.model]
+    pos = [np.asarray(m.positions, np.float32).reshape(-1, 3) for m in g_models]
+    nv = np.array([len(p) for p in pos], np.int64)
+    v_start = np.concatenate([[0], np.cumsum(nv)])
+    tris, faces = [], []
+    for g, m in enumerate(g_models):
+        tri = np.asarray(m.triangles, np.int64).reshape(-1, 3)
+        keep = drop_degenerate(tri)
+        r = int(layout.rep[g])
+        if len(tri) and layout.f_start[r + 1] - layout.f_start[r] != len(tri):
+            raise ValueError(f"tile {r}: the world mesh has "
+                             f"{layout.f_start[r + 1] - layout.f_start[r]} faces, "
+                             f"its model {len(tri)}")
+        tris.append(tri[keep] + v_start[g])
+        faces.append(layout.f_start[r] + keep)
+    nf = np.array([len(t) for t in tris], np.int64)
+    f_start = np.concatenate([[0], np.cumsum(nf)])
+    face = np.concatenate(faces) if faces else np.zeros(0, np.int64)
+    corner_vert = np.concatenate(tris).reshape(-1) if tris else np.zeros(0, np.int64)
+    positions = convert.to_blender(np.concatenate(pos) if pos else np.zeros((0, 3)))
+    arr = MeshArrays(positions, v_start, corner_vert,
+                     np.arange(0, 3 * len(face) + 1, 3), f_start)
+    arr.uv = convert.flip_v(np.asarray(wm["uv"], np.float32)[face]).reshape(-1, 2)
+    if vertex_colors:
+        # set 0 of each mesh's tile, and set 1 where it has two or more
+        vi = np.arange(int(v_start[-1])) - np.repeat(v_start[:-1], nv)
+        first = np.repeat(layout.color_start[layout.rep], nv) + vi
+        arr.point_colors[materials.COLOR_ATTR] = (
+            wadkit.eng.colors_to_display(layout.colors[first]), None)
+        has2 = layout.sets[layout.rep] >= 2
+        if has2.any():
+            second = np.where(np.repeat(has2, nv), first + np.repeat(nv, nv), first)
+            arr.point_colors[materials.COLOR2_ATTR] = (
+                wadkit.eng.colors_to_display(layout.colors[second]), has2)
+    texture = np.asarray(wm["texture"], np.int64)[face]
+    arr.face_int = {ATTR_TEXTURE: texture,
+                    ATTR_FLAGS: np.asarray(wm["face_flags"], np.int64)[face]}
+    gi = np.repeat(np.arange(len(nf)), nf)
+    arr.material_index, slot_mats = face_slots(gi, mat_of_texture(texture), len(nf))
+    return arr, slot_mats
+
+
+def face_slots(gi: np.ndarray, mat: np.ndarray, ngroups: int):
+    """Material slots per mesh: (slot of every face within its mesh, the
+    material numbers of each mesh's slots as a list of arrays). A mesh's
+    slots are its distinct materials in number order."""
+    nmats = int(mat.max()) + 1 if len(mat) else 1
+    present = np.zeros((ngroups, nmats), bool)
+    present[gi, mat] = True
+    slot = np.cumsum(present, axis=1, dtype=np.int32) - 1
+    rows, cols = np.nonzero(present)
+    bounds = np.searchsorted(rows, np.arange(ngroups + 1))
+    return slot[gi, mat], [cols[bounds[g]:bounds[g + 1]] for g in range(ngroups)]
+
+
+def mesh_names(level: str, layout: TileLayout) -> list[str]:
+    """"<level> model M", and "<level> model M colours K" for the second
+    and later colour variants of one model."""
+    seen: dict[int, int] = {}
+    out = []
+    for m in layout.model.tolist():
+        k = seen.get(m, 0)
+        seen[m] = k + 1
+        out.append(f"{level} model {m}" + (f" colours {k}" if k else ""))
+    return out
+
+
+def place_objects(obs, tiles, layout: TileLayout) -> None:
+    """Location, rotation and the export's properties of each tile object
+    (obs[t] for tile t)."""
+    n = len(obs)
+    loc = convert.to_blender(np.asarray(tiles.position, np.float32).reshape(-1, 3)[:n])
+    rot = np.asarray(tiles.rotation, np.int64)[:n]
+    ang = convert.rotation_angle(rot)
+    tmodel = np.asarray(tiles.model, np.int64)
+    for t, ob in enumerate(obs):
+        ob.location = loc[t].tolist()
+        ob.rotation_euler[2] = float(ang[t])
+        ob[PROP_TILE] = t
+        ob[PROP_MODEL] = int(tmodel[t])
+        ob[PROP_ROTATION] = int(rot[t])

@@ -1,0 +1,357 @@
+/* Reusing an old WAD-LZ stream's blocks around an edit (see the header).
+ *
+ * The old stream is decoded one 0x2000-byte block at a time (the decoder
+ * stopped at each boundary by its end pointer: no packet crosses one), so
+ * plain_at[j] is what blocks 0..j-1 produce. Kept: every block whose
+ * output the edit did not change and whose matches read only unchanged
+ * bytes — a block a whole window (0xc000, the farthest any reading of a
+ * match reaches) past the last change, or one a trial decode shows needs
+ * no more history than the unchanged bytes before it (a size change keeps
+ * the blocks before the first change and those after it). Each run of
+ * other blocks is compressed again as a fresh stream
+ * whose body starts on a boundary and is closed by dummies (`11 00 00`,
+ * no output) into the second half of a block and a pad (`12 00 00`, then
+ * 0xEE to the boundary), the packets docs/formats/rc2.md describes. */
+#include "rc2_restream.h"
+
+#include <string.h>
+
+#include "../common/wk_error.h"
+#include "../lz/wk_lz.h"
+
+#define WINDOW ((gsize) 0xc000)
+
+static GBytes *
+whole (const guint8 *plain, gsize n, WkRestreamInfo *info, GError **error)
+{
+  memset (info, 0, sizeof *info);
+  info->whole = TRUE;
+  info->compressed = n;
+  return wk_lz_compress (plain, n, WK_RC2_LZ_MODE, error);
+}
+
+void
+wk_rc2_restream_map_free (WkRestreamMap *m)
+{
+  if (m == NULL)
+    return;
+  g_clear_pointer (&m->plain, g_bytes_unref);
+  g_free (m->plain_at);
+  g_free (m->after_run);
+  g_free (m);
+}
+
+WkRestreamMap *
+wk_rc2_restream_map (const guint8 *old, gsize size, gint64 base, gint64 expected,
+                     gsize max, GError **error)
+{
+  WkLzDecoder d;
+  if (!wk_lz_decoder_init (&d, old, size, base, error))
+    return NULL;
+  g_autoptr (WkRestreamMap) m = g_new0 (WkRestreamMap, 1);
+  m->stream = old;
+  m->declared = (gsize) (d.end - old);
+  m->nb = (guint) ((m->declared - WK_LZ_HEADER + WK_LZ_BLOCK - 1) / WK_LZ_BLOCK);
+  m->plain_at = g_new0 (gsize, m->nb + 1);
+  m->after_run = g_new0 (gboolean, m->nb + 1);
+  m->mapped = TRUE;
+  gsize bound = MIN ((guint64) max, wk_lz_max_output (m->declared));
+  gsize cap = expected >= 0 ? (gsize) expected + 1 : MIN (bound + 1, m->declared * 4 + 64);
+  guint8 *out = g_malloc (cap);
+  const guint8 *end = d.end;
+  for (guint j = 0; j <= m->nb; j++)
+    {
+      /* block by block (no packet crosses a boundary in a game-safe
+       * stream); if one does, the rest in one go, unmapped */
+      gsize stop = WK_LZ_HEADER + (gsize) (j + 1) * WK_LZ_BLOCK;
+      d.end = j == m->nb || !m->mapped || old + stop >= end ? end : old + stop;
+      GError *err = NULL;
+      for (;;)
+        {
+          WkLzStatus st = wk_lz_decoder_run (&d, out, cap, &err);
+          if (st == WK_LZ_DONE)
+            break;
+          if (st == WK_LZ_ERROR && d.end != end && m->mapped)
+            { /* a packet past this boundary: not walkable by blocks */
+              g_clear_error (&err);
+              m->mapped = FALSE;
+              d.end = end;
+              continue;
+            }
+          if (st == WK_LZ_ERROR || cap > bound)
+            {
+              if (st != WK_LZ_ERROR)
+                wk_set_error (&err, WK_ERROR_FORMAT, base, "the stream decodes to "
+                              "more than %" G_GSIZE_FORMAT " bytes", bound);
+              g_propagate_error (error, err);
+              g_free (out);
+              return NULL;
+            }
+          cap = MIN (cap * 2, bound + 1);
+          out = g_realloc (out, cap);
+        }
+      if (j < m->nb)
+        {
+          m->plain_at[j + 1] = d.produced;
+          m->after_run[j + 1] = d.after_run;
+        }
+      if (d.end == end)
+        break;
+    }
+  if (expected >= 0 && d.produced != (gsize) expected)
+    {
+      wk_set_error (error, WK_ERROR_FORMAT, base, "the stream decodes to %"
+                    G_GSIZE_FORMAT " bytes, its container says %" G_GINT64_FORMAT,
+                    d.produced, expected);
+      g_free (out);
+      return NULL;
+    }
+  m->plain_at[m->nb] = d.produced;
+  m->plain = g_bytes_new_take (g_realloc (out, MAX (d.produced, 1)), d.produced);
+  return g_steal_pointer (&m);
+}
+
+/* Does block k decode to its old output from only the last `history`
+ * bytes before it? (The decoder refuses a match reaching past what it has
+ * written, so a trial run with that much output already there tells.) */
+static gboolean
+needs_at_most (const guint8 *old, gsize declared, const gsize *plain_at,
+               const gboolean *after_run, const guint8 *old_plain, guint k,
+               gsize history)
+{
+  gsize n = plain_at[k + 1] - plain_at[k];
+  history = MIN (history, plain_at[k]);
+  g_autofree guint8 *out = g_malloc (history + n + 1);
+  memcpy (out, old_plain + plain_at[k] - history, history);
+  WkLzDecoder d = { 0 };
+  d.stream = old;
+  d.ip = old + WK_LZ_HEADER + (gsize) k * WK_LZ_BLOCK;
+  d.end = MIN (old + declared, d.ip + WK_LZ_BLOCK);
+  d.produced = history;
+  d.after_run = after_run[k];
+  return wk_lz_decoder_run (&d, out, history + n, NULL) == WK_LZ_DONE
+         && d.produced == history + n
+         && memcmp (out + history, old_plain + plain_at[k], n) == 0;
+}
+
+/* Bytes a and b share from the start (of n), found 4 KiB at a time. */
+static gsize
+common_prefix (const guint8 *a, const guint8 *b, gsize n)
+{
+  gsize i = 0;
+  while (i + 4096 <= n && memcmp (a + i, b + i, 4096) == 0)
+    i += 4096;
+  while (i < n && a[i] == b[i])
+    i++;
+  return i;
+}
+
+/* Bytes that end at a and at b and agree (at most n). */
+static gsize
+common_suffix (const guint8 *a_end, const guint8 *b_end, gsize n)
+{
+  gsize i = 0;
+  while (i + 4096 <= n && memcmp (a_end - i - 4096, b_end - i - 4096, 4096) == 0)
+    i += 4096;
+  while (i < n && a_end[-1 - (gssize) i] == b_end[-1 - (gssize) i])
+    i++;
+  return i;
+}
+
+/* Append a freshly compressed stream body of plain[from, to) to o (which
+ * ends on a block boundary); unless it is the stream's last part, close
+ * it to the next boundary with dummies into the block's second half and a
+ * pad. FALSE: it ends one or two bytes short of a boundary (no room). */
+static gboolean
+middle (GByteArray *o, const guint8 *plain, gsize from, gsize to, gboolean last,
+        GError **error)
+{
+  g_autoptr (GBytes) mid = wk_lz_compress (plain + from, to - from, WK_RC2_LZ_MODE, error);
+  if (mid == NULL)
+    return FALSE;
+  gsize msize;
+  const guint8 *m = g_bytes_get_data (mid, &msize);
+  g_byte_array_append (o, m + WK_LZ_HEADER, (guint) (msize - WK_LZ_HEADER));
+  gsize r = (msize - WK_LZ_HEADER) % WK_LZ_BLOCK;
+  if (last || r == 0)
+    return TRUE;
+  static const guint8 dummy[3] = { 0x11, 0x00, 0x00 }, pad[3] = { 0x12, 0x00, 0x00 };
+  for (; r < WK_LZ_BLOCK / 2; r += 3)
+    g_byte_array_append (o, dummy, 3);
+  if (r > WK_LZ_BLOCK - 3)
+    return FALSE;
+  g_byte_array_append (o, pad, 3);
+  for (r += 3; r < WK_LZ_BLOCK; r++)
+    g_byte_array_append (o, (const guint8 *) "\xee", 1);
+  return TRUE;
+}
+
+static void
+keep_blocks (GByteArray *o, const guint8 *old, gsize declared, guint from, guint to)
+{
+  gsize a = WK_LZ_HEADER + (gsize) from * WK_LZ_BLOCK;
+  gsize b = MIN (declared, WK_LZ_HEADER + (gsize) to * WK_LZ_BLOCK);
+  g_byte_array_append (o, old + a, (guint) (b - a));
+}
+
+/* Same size: every old block whose output and whole window are unchanged
+ * is kept; each run of the others is compressed again. reuse[k] says
+ * which blocks were kept. */
+static gboolean
+same_size (GByteArray *o, const guint8 *old, gsize declared, const guint8 *old_plain,
+           const guint8 *new_plain, gsize n, const gsize *plain_at,
+           const gboolean *after_run, guint nb, gboolean *reuse, WkRestreamInfo *info,
+           GError **error)
+{
+  /* dirty[k]: block k's output differs; a clean block is reusable when
+   * the bytes it reads back into (a trial decode tells) are unchanged */
+  g_autofree gboolean *dirty = g_new0 (gboolean, MAX (nb, 1));
+  for (guint k = 0; k < nb; k++)
+    dirty[k] = memcmp (old_plain + plain_at[k], new_plain + plain_at[k],
+                       plain_at[k + 1] - plain_at[k]) != 0;
+  /* last[k]: the last changed byte of a dirty block */
+  g_autofree gsize *last = g_new0 (gsize, MAX (nb, 1));
+  for (guint k = 0; k < nb; k++)
+    if (dirty[k])
+      for (gsize x = plain_at[k + 1]; x-- > plain_at[k];)
+        if (old_plain[x] != new_plain[x])
+          {
+            last[k] = x;
+            break;
+          }
+  gint prev = -1;      /* the last dirty block before k */
+  for (guint k = 0; k < nb; k++)
+    {
+      if (dirty[k])
+        {
+          reuse[k] = FALSE;
+          prev = (gint) k;
+          continue;
+        }
+      gsize after = prev < 0 ? plain_at[k] + 1 : plain_at[k] - last[prev] - 1;
+      reuse[k] = prev < 0 || after >= WINDOW
+                 || needs_at_most (old, declared, plain_at, after_run, old_plain, k, after);
+    }
+  /* a compressed run must not start right after a kept literal run */
+  for (guint k = 1; k < nb; k++)
+    if (!reuse[k] && reuse[k - 1] && after_run[k])
+      {
+        reuse[k - 1] = FALSE;
+        k = 0;
+      }
+  memset (info, 0, sizeof *info);
+  for (guint k = 0; k < nb;)
+    {
+      guint e = k;
+      gboolean r = reuse[k];
+      while (e < nb && reuse[e] == r)
+        e++;
+      if (r)
+        {
+          keep_blocks (o, old, declared, k, e);
+          gsize kept = MIN (declared, WK_LZ_HEADER + (gsize) e * WK_LZ_BLOCK)
+                       - (WK_LZ_HEADER + (gsize) k * WK_LZ_BLOCK);
+          if (info->compressed)
+            info->kept_after += kept;
+          else
+            info->kept_before += kept;
+        }
+      else
+        {
+          if (!middle (o, new_plain, plain_at[k], plain_at[e], e == nb, error))
+            return FALSE;
+          info->compressed += plain_at[e] - plain_at[k];
+        }
+      k = e;
+    }
+  (void) n;
+  return TRUE;
+}
+
+GBytes *
+wk_rc2_restream (const WkRestreamMap *m, const guint8 *new_plain, gsize new_n,
+                 gboolean splice, WkRestreamInfo *info, GError **error)
+{
+  const guint8 *old = m->stream;
+  gsize declared = m->declared, old_n;
+  const guint8 *old_plain = g_bytes_get_data (m->plain, &old_n);
+  gsize lim = MIN (old_n, new_n), a = common_prefix (old_plain, new_plain, lim), s;
+  if (a == old_n && a == new_n)
+    {
+      memset (info, 0, sizeof *info);
+      info->kept_before = declared;
+      return g_bytes_new (old, declared);
+    }
+  if (!splice || !m->mapped)
+    return whole (new_plain, new_n, info, error);
+  s = common_suffix (old_plain + old_n, new_plain + new_n, lim - a);
+  guint nb = m->nb;
+  const gsize *plain_at = m->plain_at;
+  const gboolean *after_run = m->after_run;
+  g_autoptr (GByteArray) o = g_byte_array_new ();
+  g_byte_array_append (o, old, WK_LZ_HEADER);
+  if (old_n == new_n)
+    {
+      g_autofree gboolean *reuse = g_new (gboolean, MAX (nb, 1));
+      GError *err = NULL;
+      if (!same_size (o, old, declared, old_plain, new_plain, new_n, plain_at, after_run,
+                      nb, reuse, info, &err))
+        {
+          if (err)
+            {
+              g_propagate_error (error, err);
+              return NULL;
+            }
+          return whole (new_plain, new_n, info, error);
+        }
+      guint kept = 0;
+      for (guint k = 0; k < nb; k++)
+        kept += reuse[k];
+      if (kept == 0)
+        return whole (new_plain, new_n, info, error);
+    }
+  else
+    { /* one changed span, the rest shifted: keep a prefix and a suffix */
+      guint i = 0, j = nb;
+      for (guint k = 1; k < nb && plain_at[k] <= a; k++)
+        if (!after_run[k])
+          i = k;
+      gsize b = old_n - s;
+      for (guint k = i + 1; k < nb; k++)
+        if (plain_at[k] >= b
+            && (plain_at[k] >= b + WINDOW
+                || needs_at_most (old, declared, plain_at, after_run, old_plain, k,
+                                  plain_at[k] - b)))
+          {
+            j = k;
+            break;
+          }
+      if (i == 0 && j == nb)
+        return whole (new_plain, new_n, info, error);
+      gsize from = plain_at[i], to = j == nb ? new_n : plain_at[j] + new_n - old_n;
+      keep_blocks (o, old, declared, 0, i);
+      GError *err = NULL;
+      if (!middle (o, new_plain, from, to, j == nb, &err))
+        {
+          if (err)
+            {
+              g_propagate_error (error, err);
+              return NULL;
+            }
+          return whole (new_plain, new_n, info, error);
+        }
+      if (j < nb)
+        keep_blocks (o, old, declared, j, nb);
+      memset (info, 0, sizeof *info);
+      info->kept_before = WK_LZ_HEADER + (gsize) i * WK_LZ_BLOCK;
+      info->kept_after = j < nb ? declared - WK_LZ_HEADER - (gsize) j * WK_LZ_BLOCK : 0;
+      info->compressed = to - from;
+    }
+  if (o->len > G_MAXINT32)
+    return whole (new_plain, new_n, info, error);
+  gint32 total = GINT32_TO_LE ((gint32) o->len);
+  memcpy (o->data + 3, &total, 4);
+  g_autoptr (GBytes) out = g_byte_array_free_to_bytes (g_steal_pointer (&o));
+  info->whole = FALSE;
+  return g_steal_pointer (&out);
+}

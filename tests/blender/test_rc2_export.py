@@ -1,0 +1,127 @@
+"""File > Export > R&C2 level in a real Blender: poll, byte-identical when
+nothing changed, moved terrain vertices, materials, deleted faces and the
+fog colour reaching the file, every other object reported by name."""
+import bpy
+import numpy as np
+import pytest
+
+import wadkit
+from builders import rc2_full as F
+from builders import rc2_read as RR
+
+
+@pytest.fixture
+def rc2(tmp_path):
+    data, info = F.level()
+    p = tmp_path / "LEVEL0.WAD"
+    p.write_bytes(data)
+    return str(p), data
+
+
+def imported(path):
+    assert bpy.ops.import_scene.wadkit_rc2(filepath=path, lod=0) == {"FINISHED"}
+    root = bpy.data.collections["LEVEL0"]
+    (ob,) = root.objects
+    return root, ob
+
+
+def export(tmp_path, name="out.wad"):
+    out = tmp_path / name
+    assert bpy.ops.export_scene.wadkit_rc2(filepath=str(out)) == {"FINISHED"}
+    return out
+
+
+def test_poll_only_with_an_rc2_level(scene, rc2):
+    assert not bpy.ops.export_scene.wadkit_rc2.poll()
+    imported(rc2[0])
+    assert bpy.ops.export_scene.wadkit_rc2.poll()
+
+
+def test_unchanged_scene_is_byte_identical(scene, rc2, tmp_path):
+    imported(rc2[0])
+    assert export(tmp_path).read_bytes() == rc2[1]
+
+
+def test_moved_vertices_reach_the_file(scene, rc2, tmp_path):
+    root, ob = imported(rc2[0])
+    lvl = wadkit.rc2.open(rc2[0])
+    t = lvl.terrain(0)
+    me = ob.data
+    moved = np.unique(t["triangles"][t["patch"] == 1])[:4]
+    for i in moved:
+        me.vertices[int(i)].co.z += 1.5
+    out = export(tmp_path)
+    new = wadkit.rc2.open(str(out))
+    want = t["positions"].copy()
+    want[moved, 2] += np.float32(1.5)
+    np.testing.assert_allclose(new.terrain(0)["positions"], want, atol=1 / 1024)
+    assert new.terrain(0)["positions"][moved[0], 2] != t["positions"][moved[0], 2]
+    # the builder's own reader sees them; LODs kept; other patches' bytes too
+    ps, po = RR.patches(bytes(new.tfrag_block())), RR.patches(bytes(lvl.tfrag_block()))
+    assert [p["header"] for p in ps if p["index"] != 1] == \
+        [p["header"] for p in po if p["index"] != 1]
+    for lod in (1, 2):
+        np.testing.assert_array_equal(new.terrain(lod)["triangles"],
+                                      lvl.terrain(lod)["triangles"])
+
+
+def test_material_change_and_fog_colour(scene, rc2, tmp_path):
+    root, ob = imported(rc2[0])
+    lvl = wadkit.rc2.open(rc2[0])
+    t = lvl.terrain(0)
+    me = ob.data
+    slot = {s.material.name[-3:]: k for k, s in enumerate(ob.material_slots)}
+    rows = np.flatnonzero(t["patch"] == 4)
+    target = 1 - int(t["texture"][rows[0]])
+    if f"{target:03d}" not in slot:
+        pytest.skip("both textures are used in the generated level")
+    for r in rows:                       # the whole patch on the other texture
+        me.polygons[int(r)].material_index = slot[f"{target:03d}"]
+    root["wadkit_fog_colour"] = [10, 20, 30]
+    out = export(tmp_path)
+    new = wadkit.rc2.open(str(out))
+    assert new.settings["fog_colour"] == (10, 20, 30)
+    assert RR.gameplay(new.gameplay)["settings"]["fog_colour"] == [10, 20, 30]
+    assert (new.terrain(0)["texture"][rows] == target).all()
+    other = np.flatnonzero(t["patch"] != 4)
+    np.testing.assert_array_equal(new.terrain(0)["texture"][other], t["texture"][other])
+
+
+def test_deleted_faces_re_encode_their_patch(scene, rc2, tmp_path):
+    root, ob = imported(rc2[0])
+    lvl = wadkit.rc2.open(rc2[0])
+    t = lvl.terrain(0)
+    rows = np.flatnonzero(t["patch"] == 2)
+    import bmesh
+    bm = bmesh.new()
+    bm.from_mesh(ob.data)
+    bm.faces.ensure_lookup_table()
+    bmesh.ops.delete(bm, geom=[bm.faces[int(rows[0])], bm.faces[int(rows[1])]],
+                     context="FACES_ONLY")
+    bm.to_mesh(ob.data)
+    bm.free()
+    out = export(tmp_path)
+    new = wadkit.rc2.open(str(out))
+    n = new.terrain(0)
+    assert (n["patch"] == 2).sum() == len(rows) - 2
+    assert len(n["triangles"]) == len(t["triangles"]) - 2
+    keep = np.flatnonzero(t["patch"] != 2)
+    got = n["positions"][n["triangles"][n["patch"] != 2]]
+    np.testing.assert_array_equal(got, t["positions"][t["triangles"][keep]])
+
+
+def test_objects_it_cannot_write_are_reported(scene, rc2, tmp_path, capsys):
+    root, ob = imported(rc2[0])
+    extra = bpy.data.objects.new("my tie", None)
+    root.objects.link(extra)
+    cube = bpy.data.meshes.new("new terrain")
+    cube.from_pydata([(0, 0, 0), (1, 0, 0), (0, 1, 0)], [], [(0, 1, 2)])
+    root.objects.link(bpy.data.objects.new("new terrain", cube))
+    out = tmp_path / "out.wad"
+    # reports of an operator run from Python go to the window manager
+    assert bpy.ops.export_scene.wadkit_rc2(filepath=str(out)) == {"FINISHED"}
+    from blender_addon.export_rc2 import export_rc2
+    how, notes = export_rc2(bpy.context, str(tmp_path / "again.wad"))
+    assert any(n.startswith("my tie: not written") for n in notes)
+    assert any(n.startswith("new terrain: not written") for n in notes)
+    assert out.read_bytes() == rc2[1]          # nothing else changed
