@@ -135,3 +135,89 @@ def test_eng_new_level_accepts_any_array_like():
     a = wadkit.eng.new_level(4, 4, page, textures=entry, objects=[obj])
     b = wadkit.eng.new_level(4, 4, page, textures=entry, objects=[typed])
     assert a.to_bytes() == b.to_bytes()
+
+
+# ---- the bindings main brought (ENG edit, colours, RC2 collision, save) ----
+
+def _edit_level():
+    from builders import eng_terrain as T
+    wad, _ = T.terrain_level(grid=6)
+    return wadkit.eng.from_bytes(wad), wad
+
+
+def _tile_arrays(lvl, tile):
+    m = lvl.models[lvl.tiles.model[tile]]
+    mesh = lvl.world_mesh()
+    return (m.positions.copy(), m.triangles.copy(), mesh["uv"][mesh["tile"] == tile],
+            m.face_texture.astype(np.int32))
+
+
+def test_eng_edit_binding_converts_any_array_like():
+    """EngEdit.set_geometry takes float64 positions, int64 triangles and
+    lists as the documented dtypes (the same edited bytes), and names the
+    argument of a wrong shape or dtype."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", wadkit.WadWarning)
+        lvl, _ = _edit_level()
+        pos, tri, uv, tex = _tile_arrays(lvl, 7)
+        pos[0, 1] += 0.25
+        tiles = np.array([7], np.uint32)
+        a = lvl.edit()
+        a._core.set_geometry(tiles, pos, tri, uv, tex, None, None, None)
+        b = lvl.edit()
+        b._core.set_geometry([7], pos.astype(np.float64), tri.astype(np.int64),
+                             uv.tolist(), tex.astype(np.int64), None, None, None)
+        assert a._core.build()["trak"] == b._core.build()["trak"]
+        core = lvl.edit()._core
+    n = len(tri)
+    with pytest.raises(ValueError, match=r"^positions: shape \(n, 3\) expected, got \(4, 2\)"):
+        core.set_geometry(tiles, np.zeros((4, 2)), tri, uv, tex, None, None, None)
+    with pytest.raises(TypeError, match=r"^triangles: an array of float64 cannot"):
+        core.set_geometry(tiles, pos, tri.astype(np.float64), uv, tex, None, None, None)
+    with pytest.raises(ValueError, match=rf"^uv: shape \({n}, 3, 2\) expected"):
+        core.set_geometry(tiles, pos, tri, uv[:1], tex, None, None, None)
+    with pytest.raises(ValueError, match=rf"^face_flags: shape \({n},\) expected"):
+        core.set_geometry(tiles, pos, tri, uv, tex, np.zeros(n + 1, np.uint16), None, None)
+    with pytest.raises(ValueError, match=r"^colors\[0\]: shape \(n, n, 4\) expected"):
+        core.set_geometry(tiles, pos, tri, uv, tex, None, [np.zeros((2, 3), np.uint8)], None)
+    with pytest.raises(ValueError, match=r"^polygons: shape \(n, 4\) expected"):
+        core.set_collision(tiles, pos, np.zeros((1, 3), np.int32), None, None)
+    with pytest.raises(ValueError, match=r"^material: shape \(1,\) expected, got \(2,\)"):
+        core.set_collision(tiles, pos, np.zeros((1, 4), np.int32), [0, 0], None)
+    with pytest.raises(TypeError, match=r"^colors: an array is needed, not None"):
+        core.set_colors(7, None, None)
+    with pytest.raises(ValueError, match=r"^collision material: shape \(0,\) expected"):
+        core.add_mesh(pos, tri, uv, tex, None, None, np.zeros((0, 3)),
+                      np.zeros((0, 4)), [1], False, None)
+
+
+def test_colour_and_rc2_writer_bindings_refuse_by_name():
+    with pytest.raises(ValueError, match=r"^current: shape \(2, 4\) expected, got \(3, 4\)"):
+        _core.eng_colors_from_display(np.zeros((2, 4)), np.zeros((3, 4), np.uint8))
+    assert _core.eng_colors_to_display([[128, 64, 0, 0]]).tolist() == [[1.0, 0.5, 0.0, 1.0]]
+    pos = [[1, 1, 1], [2, 1, 1], [1, 2, 1]]
+    want = _core.collision_build(np.float32(pos), np.uint32([[0, 1, 2]]), np.uint8([3]),
+                                 np.zeros((0, 4), np.uint32), np.zeros(0, np.uint8))
+    # float64 / int64 / lists / empty lists convert to the same block
+    assert _core.collision_build(pos, [[0, 1, 2]], [3], np.zeros((0, 4)), []) == want
+    with pytest.raises(ValueError, match=r"^triangle tags: shape \(1,\) expected, got \(2,\)"):
+        _core.collision_build(pos, [[0, 1, 2]], [3, 3], np.zeros((0, 4)), [])
+    with pytest.raises(TypeError, match=r"^triangle tags: an array of float64 cannot"):
+        _core.collision_build(pos, [[0, 1, 2]], [3.5], np.zeros((0, 4)), [])
+    with pytest.raises(ValueError, match=r"^quads: shape \(n, 4\) expected"):
+        _core.collision_build(pos, [[0, 1, 2]], [3], [[0, 1, 2]], [0])
+    oct_args = dict(y=np.zeros((0, 3)), x=np.zeros((0, 3)), coord=np.zeros((1, 3), int),
+                    counts=np.zeros((2, 3), int), v=np.zeros((0, 3)), f=np.zeros((0, 4)),
+                    t=np.zeros(0))
+    with pytest.raises(ValueError, match=r"^counts: shape \(1, 3\) expected, got \(2, 3\)"):
+        _core.collision_build_octants(0, (0, 0), *oct_args.values(), b"")
+    with pytest.raises(ValueError, match=r"^mesh 0 color: shape \(1, 3, 4\) expected"):
+        _core.rc2_tfrags_edit(b"", 0, 1, None, None, None, None,
+                              [(0, np.zeros((3, 3)), [[0, 1, 2]], np.zeros((1, 3, 2)),
+                                np.zeros((1, 3)), [0])])
+    with pytest.raises(ValueError, match=r"^ties matrix: shape \(1, 4, 4\) expected"):
+        _core.rc2_gameplay_write(b"", {}, {"tie": ([0], [1], np.zeros((1, 4)))}, [])
+    with pytest.raises(ValueError, match=r"^shrub core ids: value 4294967296"):
+        _core.rc2_gameplay_write(b"", {"shrub": [1 << 32]}, {}, [])
+    with pytest.raises(TypeError, match=r"^tie_ids: an array of float64 cannot"):
+        _core.rc2_gameplay_parse(b"", [0.5])

@@ -459,14 +459,9 @@ def build_collision(positions, triangles, tags, quads=None,
     limit (255 vertices, 255 quads or 4080 bytes per octant, a vertex more
     than 32 m from its octant's centre, ...); nothing is dropped."""
     import numpy as np
-    pos = np.ascontiguousarray(positions, dtype=np.float32).reshape(-1, 3)
-    tris = np.ascontiguousarray(triangles, dtype=np.uint32).reshape(-1, 3)
-    ttag = np.ascontiguousarray(tags, dtype=np.uint8).reshape(-1)
-    q = np.ascontiguousarray(np.zeros((0, 4)) if quads is None else quads,
-                             dtype=np.uint32).reshape(-1, 4)
-    qtag = np.ascontiguousarray(np.zeros(0) if quad_tags is None else quad_tags,
-                                dtype=np.uint8).reshape(-1)
-    return _core.collision_build(pos, tris, ttag, q, qtag)
+    q = np.zeros((0, 4), np.uint32) if quads is None else quads
+    qtag = np.zeros(0, np.uint8) if quad_tags is None else quad_tags
+    return _core.collision_build(positions, triangles, tags, q, qtag)
 
 
 def build_collision_octants(octants: dict) -> bytes:
@@ -474,15 +469,13 @@ def build_collision_octants(octants: dict) -> bytes:
     same dict edited): the tree shape, octant order, vertices and faces are
     kept, every offset recomputed in the canonical layout; a block written
     in that layout comes back byte for byte."""
-    import numpy as np
     z = octants["z_node"]
     return _core.collision_build_octants(
         int(octants["mesh_offset"]), (int(z[0]), int(z[1])),
-        *(np.ascontiguousarray(octants[k], dtype=t) for k, t in (
-            ("y_nodes", np.int32), ("x_nodes", np.int32), ("coord", np.int32),
-            ("counts", np.uint32), ("vertices", np.int16), ("faces", np.uint8),
-            ("face_tag", np.uint8))),
+        *(octants[k] for k in ("y_nodes", "x_nodes", "coord", "counts", "vertices",
+                               "faces", "face_tag")),
         bytes(octants.get("hero", b"")))
+
 
 def tie_mesh(data, lod: int = 0, offset: int = 0, class_id: int = -1) -> dict:
     """Decode LOD lod (0 finest .. 2) of one tie class (its bytes, e.g. the

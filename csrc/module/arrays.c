@@ -133,7 +133,8 @@ wk_array_arg (PyObject *obj, const char *name, int type, int ndim,
   gboolean int_to_int = is_integer (from) && is_integer (type)
                         && !PyTypeNum_ISBOOL (type);
   int rc = 0;
-  if (!within_kind && !int_to_int)
+  /* an empty array has no value to lose: [] (float64 to NumPy) is fine */
+  if (!within_kind && !int_to_int && PyArray_SIZE (src) > 0)
     {
       PyErr_Format (PyExc_TypeError, "%s: an array of %S cannot be converted "
                     "to %S", name, (PyObject *) PyArray_DESCR (src),

@@ -13,7 +13,8 @@
  * only when its dtype or memory order differ from what is asked. Refused:
  *   - a dtype that does not convert to `type` within its kind (float to
  *     float, int to float and int to int are fine; float to int, complex,
- *     strings and objects are not): TypeError naming the argument;
+ *     strings and objects are not; an empty array of any dtype is fine):
+ *     TypeError naming the argument;
  *   - integers that do not fit `type`: ValueError naming the argument;
  *   - the wrong number of dimensions or a wrong size: ValueError naming
  *     the argument with the shape expected and the shape given.
