@@ -83,3 +83,7 @@ def test_rc2_tfrag_block_and_count_checked_in_c():
             lvl.terrain()
         assert e.value.offset == header_at + field
         assert e.value.context == "RC2 core header"
+        # the count alone (chunk terrain, the edit) is the same check
+        with pytest.raises(wadkit.FormatError, match=match) as e:
+            lvl._lvl.tfrag_texture_count()
+        assert e.value.offset == header_at + field

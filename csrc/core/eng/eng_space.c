@@ -80,3 +80,42 @@ wk_eng_tile_positions (const WkEngMap *map, WkEngSpace space, gfloat *out)
       out[3 * i + 2] = (gfloat) (zs * map->b[i][5] / WK_ENG_FIXED_ONE);
     }
 }
+
+void
+wk_eng_tile_game_point (const gint32 b[6], const double l[3], double w[3])
+{
+  double c, s;
+  wk_eng_rot_cos_sin (b[1], &c, &s);
+  w[0] = wk_eng_from_fixed (b[3]) + l[0] * c + l[2] * s;
+  w[1] = wk_eng_from_fixed (b[4]) + l[1];
+  w[2] = wk_eng_from_fixed (b[5]) - l[0] * s + l[2] * c;
+}
+
+gboolean
+wk_eng_tile_place (const double pos[3], guint32 rot, gint32 b[6], WkEngTileA *a)
+{
+  gint32 f[3];
+  for (int k = 0; k < 3; k++)
+    if (!wk_eng_to_fixed (pos[k], &f[k]))
+      return FALSE;
+  b[1] = (gint32) rot;
+  b[3] = f[0], b[4] = f[1], b[5] = f[2];
+  a->x = (gfloat) wk_eng_from_fixed (f[0]);
+  a->y = (gfloat) wk_eng_from_fixed (f[1]);
+  a->z = (gfloat) -wk_eng_from_fixed (f[2]);
+  a->rot = rot;
+  return TRUE;
+}
+
+void
+wk_eng_cell_tile (guint32 cx, guint32 cz, gint32 y, guint32 model, WkEngTileA *a,
+                  gint32 b[6])
+{
+  const gint32 half = WK_ENG_FIXED_ONE / 2;
+  *a = (WkEngTileA) { cx + 0.5f, (gfloat) wk_eng_from_fixed (y), -(cz + 0.5f), 0,
+                      model, 0 };
+  b[0] = b[1] = b[2] = 0;
+  b[3] = (gint32) cx * WK_ENG_FIXED_ONE + half;
+  b[4] = y;
+  b[5] = (gint32) cz * WK_ENG_FIXED_ONE + half;
+}

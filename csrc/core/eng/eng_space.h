@@ -129,6 +129,25 @@ wk_eng_tile_xform (const gint32 b[6], WkEngSpace space, WkEngTileXform *t)
   t->zsign = wk_eng_z_from_export (space);
 }
 
+/* The same transform in game space: a tile-local game-space point l to
+ * world game space by the tile's B record (z of export negated:
+ * X = Bx/4096 + lx·cos a + lz·sin a, Y = By/4096 + ly,
+ * Z = Bz/4096 − lx·sin a + lz·cos a). */
+void wk_eng_tile_game_point (const gint32 b[6], const double l[3], double w[3]);
+
+/* A tile's MAP records at pos (file = game space, units) turned by rot:
+ * B's position becomes pos in 20.12 (rot in B's ry; B's rx and rz kept),
+ * A's position is B's in export space (x, y, −z); A's model and anim
+ * fields are kept. FALSE when a coordinate leaves the 20.12 range. */
+gboolean wk_eng_tile_place (const double pos[3], guint32 rot, gint32 b[6],
+                            WkEngTileA *a);
+
+/* An unturned tile at the centre of cell (cx, cz) at height y (20.12) using
+ * `model`: A (cx + ½, y, −(cz + ½)) and B (0, 0, 0, cx·4096 + 2048, y,
+ * cz·4096 + 2048), as the write path places its tiles. */
+void wk_eng_cell_tile (guint32 cx, guint32 cz, gint32 y, guint32 model,
+                       WkEngTileA *a, gint32 b[6]);
+
 /* n model vertices (the stored 6-float records) placed by the tile. */
 static inline void
 wk_eng_tile_points (const WkEngTileXform *t, const gfloat *restrict verts,
