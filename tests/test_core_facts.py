@@ -87,3 +87,14 @@ def test_rc2_tfrag_block_and_count_checked_in_c():
         with pytest.raises(wadkit.FormatError, match=match) as e:
             lvl._lvl.tfrag_texture_count()
         assert e.value.offset == header_at + field
+
+
+def test_rc2_empty_gameplay_is_the_builders_header():
+    """The gameplay of no blocks (the sample's) is written in C: the
+    builder's header of zero offsets, then the tail; it parses as absent."""
+    from builders import rc2_gameplay as G
+    gp = wadkit.rc2.empty_gameplay(b"tail")
+    assert gp == G.layout({}) + b"tail"
+    parsed = _core.rc2_gameplay_parse(gp)
+    assert parsed["settings"] is None and parsed["tie"] is None
+    assert all(b[2] == 0 for b in parsed["blocks"])

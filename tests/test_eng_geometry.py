@@ -26,7 +26,7 @@ def open_level(data):
 
 def chunk_payloads(data):
     lvl = wadkit.eng.from_bytes(data)
-    return {c.tag.strip(): bytes(lvl.chunk(c.tag)) for c in lvl.chunks}
+    return {c.tag: bytes(lvl.chunk(c.tag)) for c in lvl.chunks}
 
 
 # ---- tile transform and spaces ----

@@ -96,3 +96,29 @@ def test_warn_helper_outside_the_package():
         warnings.simplefilter("error", wadkit.WadWarning)
         with pytest.raises(wadkit.WadWarning):
             wadkit._core.warn("as error")
+
+
+def test_edit_and_convert_warnings_point_at_the_caller():
+    """LevelEdit.apply() (a grey tile) and the converter (a level without
+    TEXT) warn at the user's line, through the same helper."""
+    from builders import eng_terrain as T
+    from wadkit.export import level_scene
+    lvl = wadkit.eng.from_bytes(T.terrain_level(grid=4)[0])
+    ed = lvl.edit()
+    ed.add_tile(lvl.tiles.model[5], (1.5, 0.0, 1.5), 0)
+    _, rec = _recorded(ed.apply)
+    assert any("grey" in str(w.message) for w in rec), [str(w.message) for w in rec]
+    assert rec and all(w.filename == HERE for w in rec), [w.filename for w in rec]
+    tags = [c.tag for c in lvl.chunks]
+    plain = wadkit.eng.from_bytes(B.wad([(t, bytes(lvl.chunk(t))) for t in tags
+                                         if t not in ("TEXT", "END")]))
+    _, rec = _recorded(lambda: level_scene(plain))     # eng_scene one call deeper
+    assert any("no TEXT chunk" in str(w.message) for w in rec)
+    assert all(w.filename == HERE for w in rec), [w.filename for w in rec]
+
+
+def test_edit_of_a_level_without_map_names_the_chunk():
+    lvl = wadkit.eng.from_bytes(B.wad([("INFO", B.info_payload())]))
+    with pytest.raises(wadkit.MissingChunkError, match="no TRAK chunk") as e:
+        lvl.edit()
+    assert isinstance(e.value, KeyError) and e.value.chunk == "TRAK"

@@ -36,9 +36,10 @@ def _tag(tag: str) -> str:
     return tag.rstrip(" ")
 
 
-def missing_chunk(tag: str) -> MissingChunkError:
-    """The error for a chunk the level lacks (a FormatError and a KeyError)."""
-    err = MissingChunkError(f"this level has no {_tag(tag)} chunk")
+def missing_chunk(tag: str, message: str | None = None) -> MissingChunkError:
+    """The error for a chunk the level lacks (a FormatError and a KeyError);
+    message: what it says instead of "this level has no TAG chunk"."""
+    err = MissingChunkError(message or f"this level has no {_tag(tag)} chunk")
     err.offset, err.context, err.chunk = None, "ENG WAD", _tag(tag)
     return err
 

@@ -293,19 +293,20 @@ class Level(MappedLevel):
     @property
     def tie_ambient(self) -> dict | None:
         """The tie ambient RGBA records in stored order: instance, count
-        (16-bit words), offset (of the data in the gameplay); None if the
-        level has no such block."""
+        (16-bit words), offset (of the data in the gameplay), start (of the
+        record's words in words) and words (every record's 16-bit words,
+        decoded in C); None if the level has no such block."""
         return self._gameplay["tie_ambient"]
 
     def tie_ambient_colours(self, tie: int):
         """Tie instance `tie`'s ambient RGBA words (uint16 array, not
         decoded further), or None when it has none."""
-        import numpy as np
         rec = int(self.ties.ambient_record[tie])
         if rec < 0:
             return None
         a = self.tie_ambient
-        return np.frombuffer(self.gameplay, "<u2", int(a["count"][rec]), int(a["offset"][rec]))
+        start = int(a["start"][rec])
+        return a["words"][start:start + int(a["count"][rec])]
 
     # ---- writing (wadkit/_rc2_edit.py, docs/formats/rc2.md) ----------
 
@@ -400,7 +401,10 @@ class LevelChunk:
 
     def _stream(self, part: str) -> bytes:
         if not (self.has_terrain if part == "tfrags" else self.has_collision):
-            raise KeyError(f"chunk {self.index} has no {part}")
+            err = _core.MissingChunkError(f"chunk {self.index} has no {part}")
+            err.offset, err.context = None, f"RC2 {self.name} header"
+            err.chunk = f"{self.name}.{part}"
+            raise err
         return self.level._lvl.decompress(f"{self.name}.{part}", self.level.max_size)
 
     @cached_property
@@ -532,6 +536,12 @@ def from_bytes(data, max_size: int = DEFAULT_MAX_SIZE) -> Level:
     """Parse a level held in memory. A bytes object is shared (it is
     immutable), any other buffer (bytearray, memoryview …) is copied."""
     return Level(_core.Rc2Level(data), None, max_size)
+
+
+def empty_gameplay(tail: bytes = b"") -> bytes:
+    """A gameplay with every block absent (the header of block offsets, all
+    0; docs/formats/rc2.md "Gameplay"), then tail: for build_level."""
+    return _core.rc2_empty_gameplay(tail)
 
 
 def build_level(tfrags: bytes, textures, palettes, gameplay: bytes,

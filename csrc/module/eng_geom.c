@@ -280,8 +280,16 @@ geom_animation_layout (EngGeomObject *g, void *closure)
                                    ? "croc2" : "spec");
 }
 
+static PyObject *
+geom_counts (EngGeomObject *g, void *closure)
+{
+  return Py_BuildValue ("(II)", g->trak ? g->trak->len : 0u, g->map ? g->map->n : 0u);
+}
+
 static PyGetSetDef geom_getset[] = {
   { "flags", (getter) geom_flags, NULL, "WFPC feature flags (0 without WFPC)", NULL },
+  { "counts", (getter) geom_counts, NULL,
+    "(TRAK models, MAP tiles) as parsed (0 for an absent chunk)", NULL },
   { "warnings", (getter) geom_warnings, NULL, "oddities found while parsing", NULL },
   { "animation_layout", (getter) geom_animation_layout, NULL,
     "'spec' or 'croc2': the STPC animation layout that fitted (None: no STPC)", NULL },

@@ -3,6 +3,7 @@
 #include "wk_array.h"
 
 #include "../core/rc2/rc2_build.h"
+#include "../core/rc2/rc2_gameplay_write.h"
 
 /* rc2_build_level(tfrags, textures [(w, h, palette, (h, w) uint8 pixels)],
  * palettes (n, 256, 4) uint8 RGBA, gameplay, level_id, reverb) -> bytes */
@@ -68,7 +69,22 @@ done:
   return result;
 }
 
+/* rc2_empty_gameplay(tail) -> bytes */
+static PyObject *
+rc2_empty_gameplay (PyObject *module, PyObject *arg)
+{
+  Py_buffer tail;
+  if (PyObject_GetBuffer (arg, &tail, PyBUF_SIMPLE) < 0)
+    return NULL;
+  GBytes *out = wk_rc2_gameplay_empty (tail.buf, (gsize) tail.len);
+  PyBuffer_Release (&tail);
+  return wk_bytes_result (wk_state_from_module (module), out, NULL);
+}
+
 static PyMethodDef rc2_build_methods[] = {
+  { "rc2_empty_gameplay", rc2_empty_gameplay, METH_O,
+    "rc2_empty_gameplay(tail, /) -> bytes: a gameplay with every block "
+    "absent (the header of zero offsets), then tail" },
   { "rc2_build_level", rc2_build_level, METH_VARARGS,
     "rc2_build_level(tfrags, textures, palettes, gameplay, level_id, reverb) "
     "-> bytes: a new RC2 level file. textures: [(w, h, palette, (h, w) "

@@ -163,24 +163,38 @@ ambient_dict (const WkRc2Gameplay *gp)
   if (gp->ambient == NULL)
     Py_RETURN_NONE;
   npy_intp dims[1] = { gp->ambient->len };
+  npy_intp nw[1] = { (npy_intp) wk_rc2_ambient_words (gp, NULL) };
+  PyObject *d = PyDict_New ();
   PyObject *inst = PyArray_SimpleNew (1, dims, NPY_INT32);
   PyObject *count = PyArray_SimpleNew (1, dims, NPY_INT32);
   PyObject *off = PyArray_SimpleNew (1, dims, NPY_INT64);
-  if (inst && count && off)
-    for (guint i = 0; i < gp->ambient->len; i++)
-      {
-        const WkRc2Ambient *a = &g_array_index (gp->ambient, WkRc2Ambient, i);
-        ((gint32 *) PyArray_DATA ((PyArrayObject *) inst))[i] = a->instance;
-        ((gint32 *) PyArray_DATA ((PyArrayObject *) count))[i] = a->count;
-        ((gint64 *) PyArray_DATA ((PyArrayObject *) off))[i] = (gint64) a->offset;
-      }
-  PyObject *d = PyDict_New ();
-  if (d == NULL || wk_dict_put (d, "instance", inst) < 0
-      || wk_dict_put (d, "count", count) < 0 || wk_dict_put (d, "offset", off) < 0)
+  PyObject *start = PyArray_SimpleNew (1, dims, NPY_INT64);
+  PyObject *words = PyArray_SimpleNew (1, nw, NPY_UINT16);
+  if (inst && count && off && start && words)
     {
-      Py_XDECREF (d);
+      gint64 at = 0;
+      for (guint i = 0; i < gp->ambient->len; i++)
+        {
+          const WkRc2Ambient *a = &g_array_index (gp->ambient, WkRc2Ambient, i);
+          ((gint32 *) PyArray_DATA ((PyArrayObject *) inst))[i] = a->instance;
+          ((gint32 *) PyArray_DATA ((PyArrayObject *) count))[i] = a->count;
+          ((gint64 *) PyArray_DATA ((PyArrayObject *) off))[i] = (gint64) a->offset;
+          ((gint64 *) PyArray_DATA ((PyArrayObject *) start))[i] = at;
+          at += a->count;
+        }
+      wk_rc2_ambient_words (gp, PyArray_DATA ((PyArrayObject *) words));
+    }
+  if (d == NULL)
+    {
+      Py_XDECREF (inst), Py_XDECREF (count), Py_XDECREF (off);
+      Py_XDECREF (start), Py_XDECREF (words);
       return NULL;
     }
+  /* | not ||: every put takes its value, also after one failed */
+  if ((wk_dict_put (d, "instance", inst) | wk_dict_put (d, "count", count)
+       | wk_dict_put (d, "offset", off) | wk_dict_put (d, "start", start)
+       | wk_dict_put (d, "words", words)) < 0)
+    Py_CLEAR (d);
   return d;
 }
 

@@ -12,8 +12,19 @@
 
 static const char *const kind_keys[WK_RC2_KINDS] = { "tie", "shrub", "moby" };
 
+/* d[key] (borrowed) or NULL when absent; -1 when the lookup itself failed
+ * (PyDict_GetItemString would hide a MemoryError as "absent"). */
+static int
+dict_item (PyObject *d, const char *key, PyObject **out)
+{
+  PyObject *k = PyUnicode_FromString (key);
+  *out = k ? PyDict_GetItemWithError (d, k) : NULL;
+  Py_XDECREF (k);
+  return *out == NULL && PyErr_Occurred () ? -1 : 0;
+}
+
 /* rc2_tfrags_edit(region, base, texture_count, positions, uv, color,
- * texture, meshes) -> (bytes, status bytes). positions f32 (n,3), uv f32
+ * texture, meshes) -> (bytes, status uint8 (patches,)). positions f32 (n,3), uv f32
  * (T,3,2), color f32 (T,3,4), texture i32 (T,), each None = unchanged;
  * meshes: [(patch, positions f32 (n,3), triangles u32 (t,3), uv f32
  * (t,3,2), color f32 (t,3,4), texture i32 (t,))]. */
@@ -107,8 +118,13 @@ rc2_tfrags_edit (PyObject *module, PyObject *args)
       goto done;
     }
   PyObject *b = wk_bytes_result (wk_state_from_module (module), out, NULL);
-  result = b ? Py_BuildValue ("(Ny#)", b, (const char *) status, (Py_ssize_t) MAX (n, 0))
-             : NULL;
+  npy_intp dims[1] = { MAX (n, 0) };
+  PyObject *st = b ? PyArray_SimpleNew (1, dims, NPY_UINT8) : NULL;
+  if (st != NULL && dims[0])
+    memcpy (PyArray_DATA ((PyArrayObject *) st), status, (gsize) dims[0]);
+  result = st ? Py_BuildValue ("(NN)", b, st) : NULL;
+  if (st == NULL)
+    Py_XDECREF (b);
 done:
   wk_array_release (v, 4);
   g_free (status);
@@ -143,12 +159,14 @@ rc2_gameplay_write (PyObject *module, PyObject *args)
     {
       char what[3][40];
       g_snprintf (what[0], sizeof what[0], "%s core ids", kind_keys[k]);
-      PyObject *o = PyDict_GetItemString (ids, kind_keys[k]);
-      if (o && wk_array_arg (o, what[0], NPY_INT32, 1, any1, TRUE, &v[4 * k]) < 0)
+      PyObject *o, *t;
+      if (dict_item (ids, kind_keys[k], &o) < 0
+          || (o && wk_array_arg (o, what[0], NPY_INT32, 1, any1, TRUE, &v[4 * k]) < 0))
         goto done;
       e.core_ids[k] = wk_array_data (v[4 * k]);
       e.n_core_ids[k] = (gsize) wk_array_dim (v[4 * k], 0);
-      PyObject *t = PyDict_GetItemString (inst, kind_keys[k]);
+      if (dict_item (inst, kind_keys[k], &t) < 0)
+        goto done;
       if (t == NULL || t == Py_None)
         continue;
       PyObject *a[3];
