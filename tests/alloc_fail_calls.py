@@ -26,7 +26,12 @@ from builders import eng_collision as C  # noqa: E402
 from builders import eng_level as L  # noqa: E402
 from builders import eng_text as T  # noqa: E402
 from builders import eng_wad as B  # noqa: E402
+from builders import rc2_full as F  # noqa: E402
 from builders import rc2_level as R  # noqa: E402
+from builders import rc2_moby as RM  # noqa: E402
+from builders import rc2_shrub as RS  # noqa: E402
+from builders import rc2_sky as SKY  # noqa: E402
+from builders import rc2_tie as RT  # noqa: E402
 
 TRI = [(0, 0, 0, 0, 1, 0), (1, 0, 0, 0, 1, 0), (0, 0, 1, 0, 1, 0)]
 ENTRIES = [T.entry(0, 0, -1, 0, 63, 0, 63), T.entry(1, 0, -1, 9, 8, 7, 255)]
@@ -99,6 +104,37 @@ def _floor_world():
 FLOOR = _floor_world()
 
 
+TRAK, MAP = bytes(LEVEL.chunk("TRAK")), bytes(LEVEL.chunk("MAP"))
+
+
+def _edit():
+    return _core.EngEdit(0x10000, TRAK, 0, MAP, 0, TABLE, True)
+
+
+EDIT = _edit()
+EDITED = _edit()
+EDITED.place_tile(0, (1.5, 0.0, 0.5), 1024, None)
+GREY = np.full((1, 3, 4), 0x80, np.uint8)
+LOCAL = np.array([[0, 0, 0], [0.25, 0, 0], [0, 0, 0.25]], np.float32)
+
+# a whole RC2 level with gameplay, classes and collision (tests/builders)
+FULL = wadkit.rc2.from_bytes(F.level()[0])
+FULL_GP = FULL.gameplay
+FULL_IDS = {k: FULL._classes[k]["id"] for k in ("tie", "shrub", "moby")}
+FULL_INST = {k: (np.arange(n, dtype=np.int32), FULL_IDS[k][:1].repeat(n),
+                 np.tile(np.eye(4, dtype=np.float32), (n, 1, 1)))
+             for k, n in (("tie", 2), ("shrub", 1))}
+FULL_COLL = bytes(FULL.collision_block())
+FULL_OCT = FULL.collision_octants()
+FULL_TFRAGS = FULL.tfrag_block()
+FULL_POS = FULL.terrain(0)["positions"] + np.float32([0, 0, 0.125])
+SKY_BLOCK = SKY.block([(True, [([(1024, 0, 0, 0x80), (0, 2048, 0, 0x40), (0, 0, -1024, 0x80)],
+                                 [(0, 0), (4096, 0), (2048, -8192)], [(0, 1, 2, 0)])])],
+                      textures=[(2, 2, bytes(4), bytes(1024))])
+TIE, SHRUB, MOBY = (RT.sample_class().bytes(), RS.sample_class().bytes(),
+                    RM.sample_class().bytes())
+
+
 # name -> (what it covers, call). Every public name of _core and every
 # method/property of its types is in COVERS (checked by the test).
 CALLS = {
@@ -140,7 +176,8 @@ CALLS = {
     "EngGeometry.world_mesh": lambda: GEOM.world_mesh("file", TABLE, 1),
     "EngGeometry.import_mesh": _import,
     "EngGeometry.build": lambda: (GEOM.build_trak(), GEOM.build_map(), GEOM.build_stpc()),
-    "EngGeometry.scalars": lambda: (GEOM.flags, GEOM.warnings, GEOM.animation_layout),
+    "EngGeometry.scalars": lambda: (GEOM.flags, GEOM.warnings, GEOM.animation_layout,
+                                    GEOM.counts),
     "Rc2Level": lambda: _core.Rc2Level(RC2),
     "Rc2Level.dicts": lambda: (RC2_LEVEL.header, RC2_LEVEL.extents,
                                RC2_LEVEL.sections, RC2_LEVEL.core_header),
@@ -167,6 +204,49 @@ CALLS = {
     "eng_flat_entry": lambda: _core.eng_flat_entry(1, 2, 3, 4),
     "rc2_build_level": lambda: _core.rc2_build_level(
         TFRAGS, [(4, 4, 0, np.zeros((4, 4), np.uint8))], PALS, b"gameplay", 1, 2),
+    "rc2_empty_gameplay": lambda: _core.rc2_empty_gameplay(b"tail"),
+    "eng_colors_to_display": lambda: _core.eng_colors_to_display(GREY[0]),
+    "eng_colors_from_display": lambda: _core.eng_colors_from_display(
+        np.full((3, 4), 0.25), GREY[0]),
+    "EngEdit": _edit,
+    "EngEdit.queries": lambda: (EDIT.counts, EDIT.tile_model(0), EDIT.tile_colors(0),
+                                EDIT.model_verts(0)),
+    "EngEdit.set_geometry": lambda: _edit().set_geometry(
+        [0], LOCAL, [[0, 1, 2]], UV[:1], [0], [0x800], [GREY], "geometry"),
+    "EngEdit.set_collision": lambda: _edit().set_collision(
+        [0], LOCAL, [[0, 2, 1, -1]], [3], "collision"),
+    "EngEdit.set_colors": lambda: _edit().set_colors(0, GREY + 1, "colours"),
+    "EngEdit.tiles": lambda: (_edit().place_tile(0, (1.5, 0.0, 1.5), 2048, "t"),
+                              _edit().delete_tile(0, None),
+                              _edit().add_tile(0, (0.5, 0.0, 1.5), 0, GREY, "new")),
+    "EngEdit.add_mesh": lambda: _edit().add_mesh(
+        POS, [[0, 1, 2], [0, 2, 3]], UV, [0, 1], np.ones((2, 3, 4), np.float32),
+        None, CPOS, [[0, 1, 2, 3]], [5], True, "mesh"),
+    "EngEdit.flat_entry": lambda: _edit().flat_entry(9, 8, 7),
+    "EngEdit.build": lambda: EDITED.build(),
+    "Rc2Level.queries": lambda: (FULL._lvl.chunk_headers, FULL._lvl.tfrag_texture_count()),
+    "rc2_gameplay_layouts": lambda: _core.rc2_gameplay_layouts(),
+    "rc2_gameplay_parse": lambda: _core.rc2_gameplay_parse(FULL_GP, *FULL_IDS.values()),
+    "rc2_classes_parse": lambda: _core.rc2_classes_parse(FULL.core_index, 4),
+    "rc2_gameplay_write": lambda: _core.rc2_gameplay_write(
+        FULL_GP, FULL_IDS, FULL_INST, [("death_height", (-60.0,)),
+                                       ("fog_colour", (1.0, 2.0, 3.0))]),
+    "rc2_tfrags_edit": lambda: _core.rc2_tfrags_edit(
+        FULL_TFRAGS, 0, FULL._tfrag_texture_count(), FULL_POS, None, None, None, []),
+    "rc2_level_rewrite": lambda: _core.rc2_level_rewrite(
+        FULL._lvl, None, FULL_COLL, FULL_GP, None),
+    "rc2_level_save": lambda: _core.rc2_level_save(FULL._lvl, os.path.join(TMP, "L.WAD")),
+    "collision_parse": lambda: _core.collision_parse(FULL_COLL, 16),
+    "collision_build": lambda: _core.collision_build(
+        POS, [[0, 1, 2]], [1], [[0, 1, 2, 3]], [2]),
+    "collision_build_octants": lambda: _core.collision_build_octants(
+        int(FULL_OCT["mesh_offset"]), tuple(int(v) for v in FULL_OCT["z_node"][:2]),
+        *(FULL_OCT[k] for k in ("y_nodes", "x_nodes", "coord", "counts", "vertices",
+                                "faces", "face_tag")), bytes(FULL_OCT["hero"])),
+    "sky_parse": lambda: _core.sky_parse(SKY_BLOCK, 8),
+    "tie_mesh": lambda: (_core.tie_mesh(TIE, 0, 4, 7), _core.tie_mesh(TIE, 2)),
+    "shrub_mesh": lambda: _core.shrub_mesh(SHRUB, 4, 7),
+    "moby_mesh": lambda: _core.moby_mesh(MOBY, 0, 4, 7),
 }
 
 # The _core names each call covers (types: every public attribute).
@@ -181,9 +261,13 @@ COVERS = {
     "EngGeometry.build": ["EngGeometry.build_trak", "EngGeometry.build_map",
                           "EngGeometry.build_stpc"],
     "EngGeometry.scalars": ["EngGeometry.flags", "EngGeometry.warnings",
-                            "EngGeometry.animation_layout"],
+                            "EngGeometry.animation_layout", "EngGeometry.counts"],
+    "Rc2Level.queries": ["Rc2Level.chunk_headers", "Rc2Level.tfrag_texture_count"],
     "Rc2Level.dicts": ["Rc2Level.header", "Rc2Level.extents", "Rc2Level.sections",
                        "Rc2Level.core_header"],
+    "EngEdit.queries": ["EngEdit.counts", "EngEdit.tile_model", "EngEdit.tile_colors",
+                        "EngEdit.model_verts"],
+    "EngEdit.tiles": ["EngEdit.place_tile", "EngEdit.delete_tile", "EngEdit.add_tile"],
 }
 
 
