@@ -177,12 +177,9 @@ class GeometryMixin:
         counts = groups.sum(axis=1)
         start = np.zeros(len(parts) + 1, np.int64)
         np.cumsum(counts, out=start[1:])
+        # the groups of each model's records: C (the record order is a format fact)
         out = dict(decode_collision(b"".join(bytes(m.collision_raw) for m in parts),
-                                    space=space))
-        if len(out["n_corners"]) != start[-1]:        # pragma: no cover - parser invariant
-            raise _core.WadError("collision records do not match their group counts")
-        out["group"] = np.repeat(np.tile(np.arange(3, dtype=np.uint8), len(parts)),
-                                 groups.reshape(-1))
+                                    space=space, groups=groups))
         out["model"] = np.repeat(ids, counts)
         out["polygon"] = np.arange(start[-1]) - np.repeat(start[:-1], counts)
         out["start"] = start

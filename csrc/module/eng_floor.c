@@ -339,15 +339,19 @@ coll_decode (PyObject *module, PyObject *args, PyObject *kwds)
     return NULL;
   WkModState *st = wk_state_from_module (module);
   PyObject *result = NULL;
-  PyArrayObject *arr[9] = { NULL };
+  PyArrayObject *arr[9] = { NULL }, *groups = NULL;
   WkEngSpace space;
-  guint groups[3], count;
+  guint count;
   GError *error = NULL;
   if (!parse_space (space_obj, &space))
     goto out;
-  if (groups_obj != Py_None
-      && !PyArg_ParseTuple (groups_obj, "III;groups must be (a, b, c)",
-                            &groups[0], &groups[1], &groups[2]))
+  /* (a, b, c): one model's counts; an (M, 3) array: M models' records
+   * one after the other */
+  const gboolean one = PyTuple_Check (groups_obj) && PyTuple_GET_SIZE (groups_obj) > 0
+                       && PyLong_Check (PyTuple_GET_ITEM (groups_obj, 0));
+  static const npy_intp three[1] = { 3 }, runs[2] = { WK_ANY, 3 };
+  if (wk_array_arg (groups_obj, "groups", NPY_UINT32, one ? 1 : 2, one ? three : runs,
+                    TRUE, &groups) < 0)
     goto out;
   if (!wk_eng_coll_count ((gsize) view.len, base, &count, &error))
     {
@@ -378,9 +382,9 @@ coll_decode (PyObject *module, PyObject *args, PyObject *kwds)
   };
   gboolean ok;
   Py_BEGIN_ALLOW_THREADS
-  ok = wk_eng_coll_decode (view.buf, (gsize) view.len, base,
-                           groups_obj == Py_None ? NULL : groups, space, &out,
-                           &error);
+  ok = wk_eng_coll_decode (view.buf, (gsize) view.len, base, wk_array_data (groups),
+                           groups == NULL ? 0 : one ? 1 : (gsize) PyArray_DIM (groups, 0),
+                           space, &out, &error);
   Py_END_ALLOW_THREADS
   if (!ok)
     {
@@ -394,6 +398,7 @@ coll_decode (PyObject *module, PyObject *args, PyObject *kwds)
 out:
   for (int i = 0; i < 9; i++)
     Py_XDECREF (arr[i]);
+  Py_XDECREF (groups);
   PyBuffer_Release (&view);
   return result;
 }
@@ -526,7 +531,8 @@ static PyMethodDef coll_functions[] = {
     "'file' (= game space, as stored) or 'export' (z negated, corner order "
     "reversed after the first). Arrays: corners (P,4,3) f32 (NaN 4th corner "
     "for triangles), n_corners, normal (n/127), d (d/4064; normal·p = d), "
-    "type, material, group (0/1/2 from groups=(a,b,c)), raw_normal (P,5,3) "
+    "type, material, group (0/1/2 from groups=(a,b,c), or from an (M,3) "
+    "array of M models' counts for their records one after the other), raw_normal (P,5,3) "
     "i8, raw_d (P,5) i16. offset = file offset of raw, for error messages." },
   { "eng_collision_encode", (PyCFunction) (void (*) (void)) coll_encode,
     METH_VARARGS | METH_KEYWORDS,

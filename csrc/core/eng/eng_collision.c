@@ -83,25 +83,42 @@ wk_eng_coll_count (gsize size, gint64 base, guint *count, GError **error)
 
 gboolean
 wk_eng_coll_decode (const guint8 *raw, gsize size, gint64 base,
-                    const guint groups[3], WkEngSpace space,
+                    const guint *groups, gsize n_runs, WkEngSpace space,
                     WkEngCollArrays *out, GError **error)
 {
   guint count;
   if (!wk_eng_coll_count (size, base, &count, error))
     return FALSE;
-  guint64 ga = groups ? groups[0] : count;
-  guint64 gb = groups ? groups[1] : 0, gc = groups ? groups[2] : 0;
-  if (ga + gb + gc != count)
+  guint64 total = groups ? 0 : count;
+  for (gsize r = 0; groups && r < n_runs; r++)
+    total += (guint64) groups[3 * r] + groups[3 * r + 1] + groups[3 * r + 2];
+  if (total != count)
     {
-      wk_set_error (error, WK_ERROR_FORMAT, base,
-                    "collision group counts %" G_GUINT64_FORMAT " + %"
-                    G_GUINT64_FORMAT " + %" G_GUINT64_FORMAT
-                    " do not add up to the %u records", ga, gb, gc, count);
+      if (n_runs == 1)
+        wk_set_error (error, WK_ERROR_FORMAT, base,
+                      "collision group counts %u + %u + %u do not add up to the "
+                      "%u records", groups[0], groups[1], groups[2], count);
+      else
+        wk_set_error (error, WK_ERROR_FORMAT, base,
+                      "the collision group counts of %" G_GSIZE_FORMAT " models add "
+                      "up to %" G_GUINT64_FORMAT ", not the %u records", n_runs,
+                      total, count);
       return FALSE;
     }
   const double zsign = wk_eng_z_from_game (space);
+  /* the run (model) record p is in, and where that run starts */
+  gsize run = 0;
+  guint64 run_start = 0;
   for (guint p = 0; p < count; p++)
     {
+      guint64 ga = groups ? groups[3 * run] : count, gb = groups ? groups[3 * run + 1] : 0;
+      while (groups && p - run_start >= ga + gb + groups[3 * run + 2])
+        {
+          run_start += ga + gb + groups[3 * run + 2];
+          run++;
+          ga = groups[3 * run], gb = groups[3 * run + 1];
+        }
+      const guint64 at = p - run_start; /* within its model's records */
       WkEngCollRecord rec;
       WkEngCollPolygon poly;
       wk_eng_coll_record_decode (raw + (gsize) p * WK_ENG_COLL_RECORD_SIZE, &rec);
@@ -121,7 +138,7 @@ wk_eng_coll_decode (const guint8 *raw, gsize size, gint64 base,
       out->d[p] = (gfloat) poly.d;
       out->type[p] = rec.type;
       out->material[p] = rec.material;
-      out->group[p] = p < ga ? 0 : p < ga + gb ? 1 : 2;
+      out->group[p] = at < ga ? 0 : at < ga + gb ? 1 : 2;
       for (guint k = 0; k < 5; k++)
         {
           for (int c = 0; c < 3; c++)

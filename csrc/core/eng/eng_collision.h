@@ -60,10 +60,12 @@ typedef struct {
   gint16 *raw_d;       /* P×5 as stored */
 } WkEngCollArrays;
 
-/* Decode size bytes of records. groups = the header's three counts (their sum
- * must be the record count), or NULL = all group A. */
+/* Decode size bytes of records. groups = n_runs triples of a model header's
+ * three counts, for the records of n_runs models one after the other (each
+ * model's records are its groups A, B, C in that order; the counts must
+ * add up to the record count), or NULL (n_runs 0) = all group A. */
 gboolean wk_eng_coll_decode (const guint8 *raw, gsize size, gint64 base,
-                             const guint groups[3], WkEngSpace space,
+                             const guint *groups, gsize n_runs, WkEngSpace space,
                              WkEngCollArrays *out, GError **error);
 
 /* Encode one polygon (n = 3 or 4 corners, tile-local game space, the surface
