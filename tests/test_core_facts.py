@@ -98,3 +98,33 @@ def test_rc2_empty_gameplay_is_the_builders_header():
     parsed = _core.rc2_gameplay_parse(gp)
     assert parsed["settings"] is None and parsed["tie"] is None
     assert all(b[2] == 0 for b in parsed["blocks"])
+
+
+def test_rc2_sky_and_collision_blocks_are_found_in_c():
+    """The sky runs from its offset to the collision offset, the collision
+    to textures_base (docs/formats/rc2.md); an end outside core_data is a
+    FormatError at that core-header field. The sky's textures come decoded
+    from C as tfrag_texture decodes the entry's pixels and palette."""
+    from builders import rc2_full as F
+    from builders import rc2_sky as S
+    sky = S.block([(True, [([(1024, 0, 0, 0x80), (0, 2048, 0, 0x40), (0, 0, -1024, 0x80)],
+                            [(0, 0), (4096, 0), (2048, -8192)], [(0, 1, 2, 0)])])],
+                  textures=[(2, 2, bytes([0, 1, 2, 3]), bytes(range(256)) * 4)])
+    data, _ = F.level()
+    lvl = wadkit.rc2.from_bytes(data)
+    h, n = lvl.core_header, len(lvl.core_data)
+    assert lvl._lvl.core_block("sky", n) == (h["sky"], h["collision"])
+    assert lvl._lvl.core_block("collision", n) == (h["collision"], h["textures_base"])
+    with pytest.raises(ValueError, match="no core data block 'texels'"):
+        lvl._lvl.core_block("texels", n)
+    # (offsets out of order are refused when the level is opened; a core
+    # size that cuts a block is refused here)
+    with pytest.raises(wadkit.FormatError, match="textures_base offset .*the end of the "
+                       "collision block") as e:
+        lvl._lvl.core_block("collision", h["textures_base"] - 1)
+    assert e.value.offset == lvl.sections["core_index"][0] + 0x60
+    parsed = _core.sky_parse(sky)
+    t = parsed["texture_entries"][0]
+    want = _core.tfrag_texture(sky[t["pixels"]:t["pixels"] + 4], 2, 2,
+                               sky[t["palette"]:t["palette"] + 1024])
+    assert np.array_equal(parsed["textures"][0], want)

@@ -158,20 +158,14 @@ class Level(MappedLevel):
 
     def sky_block(self) -> memoryview:
         """The sky block of core_data: from the sky offset to the collision
-        offset (it has no stored size)."""
-        h = self.core_header
-        return memoryview(self.core_data)[h["sky"]:h["collision"]]
+        offset (it has no stored size; C: wk_rc2_core_block)."""
+        start, end = self._lvl.core_block("sky", len(self.core_data))
+        return memoryview(self.core_data)[start:end]
 
     @cached_property
     def _sky(self) -> dict:
-        block = self.sky_block()
-        sky = _core.sky_parse(block, self.core_header["sky"])
-        sky["textures"] = [
-            _core.tfrag_texture(block[t["pixels"]:t["pixels"] + t["width"] * t["height"]],
-                                t["width"], t["height"],
-                                block[t["palette"]:t["palette"] + 1024])
-            for t in sky["texture_entries"]]
-        return sky
+        # the textures come decoded from C (csrc/module/rc2_sky.c)
+        return _core.sky_parse(self.sky_block(), self.core_header["sky"])
 
     def sky(self) -> dict:
         """The sky (docs/formats/rc2.md, "Sky"): colour (RGBA bytes),
@@ -187,9 +181,9 @@ class Level(MappedLevel):
 
     def collision_block(self) -> memoryview:
         """The collision block of core_data: from the collision offset to
-        textures_base (it has no stored size)."""
-        h = self.core_header
-        return memoryview(self.core_data)[h["collision"]:h["textures_base"]]
+        textures_base (it has no stored size; C: wk_rc2_core_block)."""
+        start, end = self._lvl.core_block("collision", len(self.core_data))
+        return memoryview(self.core_data)[start:end]
 
     @cached_property
     def _collision(self) -> dict:

@@ -154,6 +154,27 @@ rc2_level_tfrag_block (Rc2LevelObject *self, PyObject *arg)
   return Py_BuildValue ("(nnI)", (Py_ssize_t) start, (Py_ssize_t) end, count);
 }
 
+/* core_block(name, core_size) -> (start, end) */
+static PyObject *
+rc2_level_core_block (Rc2LevelObject *self, PyObject *args)
+{
+  WkModState *st = wk_state_from_type (Py_TYPE (self));
+  const char *name;
+  Py_ssize_t size;
+  if (st == NULL || !PyArg_ParseTuple (args, "sn:core_block", &name, &size))
+    return NULL;
+  if (size < 0)
+    {
+      PyErr_SetString (PyExc_ValueError, "core_size must be >= 0");
+      return NULL;
+    }
+  gsize start, end;
+  GError *error = NULL;
+  if (!wk_rc2_core_block (self->lvl, name, (gsize) size, &start, &end, &error))
+    return wk_raise (st, error);
+  return Py_BuildValue ("(nn)", (Py_ssize_t) start, (Py_ssize_t) end);
+}
+
 /* tfrag_texture_count() -> int */
 static PyObject *
 rc2_level_tfrag_texture_count (Rc2LevelObject *self, PyObject *Py_UNUSED (arg))
@@ -245,6 +266,10 @@ static PyMethodDef rc2_level_methods[] = {
   { "tfrag_block", (PyCFunction) rc2_level_tfrag_block, METH_O,
     "tfrag_block(core_size, /) -> (start, end, texture_count): where the "
     "tfrags block lies in core_data and the tfrag texture count, checked" },
+  { "core_block", (PyCFunction) rc2_level_core_block, METH_VARARGS,
+    "core_block(name, core_size, /) -> (start, end): where the 'tfrags', "
+    "'sky' or 'collision' block lies in core_data (none has a stored size), "
+    "checked" },
   { "tfrag_texture_count", (PyCFunction) rc2_level_tfrag_texture_count, METH_NOARGS,
     "tfrag_texture_count() -> int: the core header's tfrag texture count, "
     "checked (FormatError when negative)" },

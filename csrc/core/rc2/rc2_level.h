@@ -79,6 +79,13 @@ gboolean wk_rc2_tfrag_block (const WkRc2Level *lvl, gsize core_size,
                              gsize *start, gsize *end, guint *texture_count,
                              GError **error);
 
+/* A block of core_data that has no stored size: "tfrags" (as above), "sky"
+ * (from its offset, 0x10, to the collision offset, 0x14) or "collision"
+ * (to textures_base, 0x60). FORMAT error naming the core header field
+ * when the block does not lie in core_size bytes; ARGUMENT for another name. */
+gboolean wk_rc2_core_block (const WkRc2Level *lvl, const char *name, gsize core_size,
+                            gsize *start, gsize *end, GError **error);
+
 /* The tfrag texture count alone (0x30; also the count of the tfrags of
  * the chunk extents): FORMAT error when it is negative. */
 gboolean wk_rc2_tfrag_texture_count (const WkRc2Level *lvl, guint *count,
