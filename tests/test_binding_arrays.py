@@ -186,7 +186,7 @@ def test_eng_edit_binding_converts_any_array_like():
         core.set_collision(tiles, pos, np.zeros((1, 4), np.int32), [0, 0], None)
     with pytest.raises(TypeError, match=r"^colors: an array is needed, not None"):
         core.set_colors(7, None, None)
-    with pytest.raises(ValueError, match=r"^collision material: shape \(0,\) expected"):
+    with pytest.raises(ValueError, match=r"^c_material: shape \(0,\) expected"):
         core.add_mesh(pos, tri, uv, tex, None, None, np.zeros((0, 3)),
                       np.zeros((0, 4)), [1], False, None)
 

@@ -389,40 +389,12 @@ edit_add_mesh (EngEditObject *o, PyObject *args)
                          &ob[4], &ob[5], &ob[6], &ob[7], &ob[8], &zones_flat, &o_name))
     return NULL;
   WkModState *st = edit_state (o);
-  enum { POS, TRI, UV, TEX, COL, FLAGS, CPOS, CPOLY, CMAT, N_ARR };
-  PyArrayObject *a[N_ARR] = { NULL };
+  PyArrayObject *a[GEOM_MESH_ARRAYS] = { NULL };
   PyObject *result = NULL;
   const char *name = opt_name (o_name);
-  if (st == NULL || (o_name != Py_None && name == NULL)
-      || wk_array_arg (ob[0], "positions", NPY_FLOAT32, 2, any3, FALSE, &a[POS]) < 0
-      || wk_array_arg (ob[1], "triangles", NPY_UINT32, 2, any3, FALSE, &a[TRI]) < 0)
+  WkEngMeshIn in = { 0 }; /* entries and fitter: the edit's (eng_edit.c) */
+  if (st == NULL || (o_name != Py_None && name == NULL) || geom_mesh_args (ob, a, &in) < 0)
     goto done;
-  const npy_intp nt = PyArray_DIM (a[TRI], 0);
-  const npy_intp t1[1] = { nt }, t32[3] = { nt, 3, 2 }, t34[3] = { nt, 3, 4 };
-  if (wk_array_arg (ob[2], "uv", NPY_FLOAT32, 3, t32, FALSE, &a[UV]) < 0
-      || wk_array_arg (ob[3], "texture", NPY_INT32, 1, t1, FALSE, &a[TEX]) < 0
-      || wk_array_arg (ob[4], "color", NPY_FLOAT32, 3, t34, TRUE, &a[COL]) < 0
-      || wk_array_arg (ob[5], "face_flags", NPY_UINT16, 1, t1, TRUE, &a[FLAGS]) < 0
-      || wk_array_arg (ob[6], "collision positions", NPY_FLOAT32, 2, any3, TRUE,
-                       &a[CPOS]) < 0
-      || wk_array_arg (ob[7], "collision polygons", NPY_INT32, 2, any4, TRUE,
-                       &a[CPOLY]) < 0)
-    goto done;
-  const npy_intp p1[1] = { wk_array_dim (a[CPOLY], 0) };
-  if (wk_array_arg (ob[8], "collision material", NPY_UINT8, 1, p1, TRUE, &a[CMAT]) < 0)
-    goto done;
-  /* collision positions given (even empty): the collision is that mesh;
-   * None: the render triangles (the write path's default) */
-  static const gfloat none[3] = { 0, 0, 0 };
-  const gsize ncv = (gsize) wk_array_dim (a[CPOS], 0), np_ = (gsize) p1[0];
-  WkEngMeshIn in = {
-    (gsize) PyArray_DIM (a[POS], 0), wk_array_data (a[POS]), (gsize) nt,
-    wk_array_data (a[TRI]), wk_array_data (a[UV]), wk_array_data (a[TEX]),
-    wk_array_data (a[COL]), wk_array_data (a[FLAGS]),
-    ncv, a[CPOS] ? (ncv ? wk_array_data (a[CPOS]) : none) : NULL,
-    np_, np_ ? wk_array_data (a[CPOLY]) : NULL, wk_array_data (a[CMAT]),
-    NULL, 0, FALSE, NULL,
-  };
   WkEngEditMeshResult res;
   GError *error = NULL;
   gboolean ok;
@@ -438,7 +410,7 @@ edit_add_mesh (EngEditObject *o, PyObject *args)
                             "collision_split", res.collision_split,
                             "uv_inexact", res.uv_inexact, "uv_nearest", res.uv_nearest);
 done:
-  wk_array_release (a, N_ARR);
+  wk_array_release (a, GEOM_MESH_ARRAYS);
   return result;
 }
 

@@ -65,6 +65,16 @@ no_chunk (EngGeomObject *g, const char *chunk)
 int geom_texture_table (PyObject *table, WkEngTexEntry **entries,
                         guint *n_entries);
 
+/* The arrays of a mesh for the write path, in this order (import_mesh,
+ * EngEdit.add_mesh): positions (V,3) f32, triangles (T,3) u32, uv (T,3,2)
+ * f32, texture (T,) i32, then the optional color (T,3,4) f32, face_flags
+ * (T,) u16, c_positions (CV,3) f32, c_polygons (P,4) i32, c_material (P,)
+ * u8 (None each). Taken by wk_array_arg into a[] (wk_array_release them)
+ * and set in *in (its mesh fields; the rest is the caller's). */
+enum { GEOM_MESH_ARRAYS = 9 };
+int geom_mesh_args (PyObject *const o[GEOM_MESH_ARRAYS],
+                    PyArrayObject *a[GEOM_MESH_ARRAYS], WkEngMeshIn *in);
+
 /* Methods, one group per file (see the top of this header). */
 PyObject *geom_models (EngGeomObject *g, PyObject *args, PyObject *kwds);
 PyObject *geom_animations (EngGeomObject *g, PyObject *unused);

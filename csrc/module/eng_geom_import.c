@@ -39,6 +39,45 @@ import_result (WkEngImport *imp, GBytes *trak, GBytes *map, GPtrArray *warnings)
   return r;
 }
 
+int
+geom_mesh_args (PyObject *const o[GEOM_MESH_ARRAYS], PyArrayObject *a[GEOM_MESH_ARRAYS],
+                WkEngMeshIn *in)
+{
+  enum { POS, TRI, UV, TEX, COL, FLAGS, CPOS, CPOLY, CMAT };
+  const npy_intp any3[2] = { WK_ANY, 3 }, any4[2] = { WK_ANY, 4 };
+  if (wk_array_arg (o[POS], "positions", NPY_FLOAT32, 2, any3, FALSE, &a[POS]) < 0
+      || wk_array_arg (o[TRI], "triangles", NPY_UINT32, 2, any3, FALSE, &a[TRI]) < 0)
+    return -1;
+  const npy_intp nt = PyArray_DIM (a[TRI], 0);
+  const npy_intp t1[1] = { nt }, t32[3] = { nt, 3, 2 }, t34[3] = { nt, 3, 4 };
+  if (wk_array_arg (o[UV], "uv", NPY_FLOAT32, 3, t32, FALSE, &a[UV]) < 0
+      || wk_array_arg (o[TEX], "texture", NPY_INT32, 1, t1, FALSE, &a[TEX]) < 0
+      || wk_array_arg (o[COL], "color", NPY_FLOAT32, 3, t34, TRUE, &a[COL]) < 0
+      || wk_array_arg (o[FLAGS], "face_flags", NPY_UINT16, 1, t1, TRUE, &a[FLAGS]) < 0
+      || wk_array_arg (o[CPOS], "c_positions", NPY_FLOAT32, 2, any3, TRUE, &a[CPOS]) < 0
+      || wk_array_arg (o[CPOLY], "c_polygons", NPY_INT32, 2, any4, TRUE, &a[CPOLY]) < 0)
+    return -1;
+  const npy_intp p1[1] = { wk_array_dim (a[CPOLY], 0) };
+  if (wk_array_arg (o[CMAT], "c_material", NPY_UINT8, 1, p1, TRUE, &a[CMAT]) < 0)
+    return -1;
+  /* c_positions given (even empty: a NumPy array always has data): the
+   * collision is that mesh; None: the render triangles */
+  in->n_verts = (gsize) PyArray_DIM (a[POS], 0);
+  in->positions = wk_array_data (a[POS]);
+  in->n_tris = (gsize) nt;
+  in->triangles = wk_array_data (a[TRI]);
+  in->uv = wk_array_data (a[UV]);
+  in->texture = wk_array_data (a[TEX]);
+  in->color = wk_array_data (a[COL]);
+  in->face_flags = wk_array_data (a[FLAGS]);
+  in->n_cverts = (gsize) wk_array_dim (a[CPOS], 0);
+  in->c_positions = wk_array_data (a[CPOS]);
+  in->n_cpolys = (gsize) p1[0];
+  in->c_polygons = wk_array_data (a[CPOLY]);
+  in->c_material = wk_array_data (a[CMAT]);
+  return 0;
+}
+
 PyObject *
 geom_import_mesh (EngGeomObject *g, PyObject *args, PyObject *kwds)
 {
@@ -58,36 +97,15 @@ geom_import_mesh (EngGeomObject *g, PyObject *args, PyObject *kwds)
     return NULL;
   if (g->map == NULL || g->trak == NULL)
     return no_chunk (g, "MAP");
-  enum { POS, TRI, UV, TEX, COL, FLAGS, CPOS, CPOLY, CMAT, N_ARR };
-  PyArrayObject *a[N_ARR] = { NULL };
+  PyArrayObject *a[GEOM_MESH_ARRAYS] = { NULL };
   PyObject *result = NULL;
   WkEngTexEntry *entries = NULL;
   guint n_entries = 0;
-  const npy_intp any3[2] = { WK_ANY, 3 }, any4[2] = { WK_ANY, 4 };
-  if (wk_array_arg (o[0], "positions", NPY_FLOAT32, 2, any3, FALSE, &a[POS]) < 0
-      || wk_array_arg (o[1], "triangles", NPY_UINT32, 2, any3, FALSE, &a[TRI]) < 0)
-    goto done;
-  const npy_intp nt = PyArray_DIM (a[TRI], 0);
-  const npy_intp t1[1] = { nt }, t32[3] = { nt, 3, 2 }, t34[3] = { nt, 3, 4 };
-  if (wk_array_arg (o[2], "uv", NPY_FLOAT32, 3, t32, FALSE, &a[UV]) < 0
-      || wk_array_arg (o[3], "texture", NPY_INT32, 1, t1, FALSE, &a[TEX]) < 0
-      || wk_array_arg (o[4], "color", NPY_FLOAT32, 3, t34, TRUE, &a[COL]) < 0
-      || wk_array_arg (o[5], "face_flags", NPY_UINT16, 1, t1, TRUE, &a[FLAGS]) < 0
-      || wk_array_arg (o[6], "c_positions", NPY_FLOAT32, 2, any3, TRUE, &a[CPOS]) < 0
-      || wk_array_arg (o[7], "c_polygons", NPY_INT32, 2, any4, TRUE, &a[CPOLY]) < 0)
-    goto done;
-  const npy_intp p1[1] = { wk_array_dim (a[CPOLY], 0) };
-  if (wk_array_arg (o[8], "c_material", NPY_UINT8, 1, p1, TRUE, &a[CMAT]) < 0
+  WkEngMeshIn in = { 0 };
+  if (geom_mesh_args (o, a, &in) < 0
       || geom_texture_table (o[9], &entries, &n_entries) < 0)
     goto done;
-  WkEngMeshIn in = {
-    (gsize) PyArray_DIM (a[POS], 0), wk_array_data (a[POS]), (gsize) nt,
-    wk_array_data (a[TRI]), wk_array_data (a[UV]), wk_array_data (a[TEX]),
-    wk_array_data (a[COL]), wk_array_data (a[FLAGS]),
-    (gsize) wk_array_dim (a[CPOS], 0), wk_array_data (a[CPOS]),
-    (gsize) p1[0], wk_array_data (a[CPOLY]), wk_array_data (a[CMAT]),
-    entries, n_entries, allow_new,
-  };
+  in.entries = entries, in.n_entries = n_entries, in.allow_new_entries = allow_new;
   GError *error = NULL;
   WkEngImport *imp = NULL;
   GBytes *trak = NULL, *map = NULL;
@@ -111,7 +129,7 @@ geom_import_mesh (EngGeomObject *g, PyObject *args, PyObject *kwds)
   g_clear_pointer (&imp, wk_eng_import_free);
   g_ptr_array_unref (warnings);
 done:
-  wk_array_release (a, N_ARR);
+  wk_array_release (a, GEOM_MESH_ARRAYS);
   g_free (entries);
   return result;
 }
