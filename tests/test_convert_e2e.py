@@ -35,7 +35,7 @@ def coll_quad(material=0) -> bytes:
 # page 0: 2×2 ABGR1555, row-major: red, transparent, green + bit 15, blue
 PAGE_WORDS = [0x001F, 0x0000, 0x83E0, 0x7C00]
 PAGE_RGBA = np.array([[[255, 0, 0, 255], [0, 0, 0, 0]],
-                      [[0, 255, 0, 128], [0, 0, 255, 255]]], np.uint8)
+                      [[0, 255, 0, 255], [0, 0, 255, 255]]], np.uint8)   # bit 15: opaque
 
 
 def small_level() -> bytes:

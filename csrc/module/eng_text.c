@@ -5,7 +5,7 @@
  * where the holder never needs the GIL, so it cannot deadlock). */
 #include "module.h"
 
-#include "wk_numpy.h"
+#include "wk_array.h"
 
 #include "../core/eng/eng_text.h"
 
@@ -140,18 +140,9 @@ eng_text_set_page_rgba (EngTextObject *self, PyObject *args)
   if (st == NULL)
     return NULL;
   const WkEngPage *pg = &g_array_index (self->text->pages, WkEngPage, i);
-  if (!PyArray_Check (obj) || PyArray_TYPE ((PyArrayObject *) obj) != NPY_UINT8
-      || PyArray_NDIM ((PyArrayObject *) obj) != 3
-      || PyArray_DIM ((PyArrayObject *) obj, 0) != (npy_intp) pg->height
-      || PyArray_DIM ((PyArrayObject *) obj, 1) != (npy_intp) pg->width
-      || PyArray_DIM ((PyArrayObject *) obj, 2) != 4)
-    {
-      PyErr_Format (PyExc_ValueError, "page %zd needs a uint8 array of shape "
-                    "(%u, %u, 4)", i, pg->height, pg->width);
-      return NULL;
-    }
-  PyArrayObject *arr = PyArray_GETCONTIGUOUS ((PyArrayObject *) obj);
-  if (arr == NULL)
+  const npy_intp shape[3] = { pg->height, pg->width, 4 };
+  PyArrayObject *arr;
+  if (wk_array_arg (obj, "rgba", NPY_UINT8, 3, shape, FALSE, &arr) < 0)
     return NULL;
   const guint8 *rgba = PyArray_DATA (arr);
   GError *error = NULL;
@@ -351,6 +342,114 @@ eng_text_with_entries (EngTextObject *self, PyObject *arg)
   return wk_bytes_result (st, out, error);
 }
 
+/* add_page(rgba, kind) -> index: a new 16-bit page ('rgb16' / 'rle16'). */
+static PyObject *
+eng_text_add_page (EngTextObject *self, PyObject *args)
+{
+  PyObject *obj;
+  const char *kind_name;
+  if (!PyArg_ParseTuple (args, "Os:add_page", &obj, &kind_name))
+    return NULL;
+  WkModState *st = wk_state_from_type (Py_TYPE (self));
+  if (st == NULL)
+    return NULL;
+  WkEngPageKind kind;
+  if (strcmp (kind_name, "rgb16") == 0)
+    kind = WK_ENG_PAGE_RGB16;
+  else if (strcmp (kind_name, "rle16") == 0)
+    kind = WK_ENG_PAGE_RLE16;
+  else
+    {
+      PyErr_Format (PyExc_ValueError, "a new page is 'rgb16' or 'rle16', not '%s'",
+                    kind_name);
+      return NULL;
+    }
+  static const npy_intp hw4[3] = { WK_ANY, WK_ANY, 4 };
+  PyArrayObject *arr;
+  if (wk_array_arg (obj, "rgba", NPY_UINT8, 3, hw4, FALSE, &arr) < 0)
+    return NULL;
+  npy_intp h = PyArray_DIM (arr, 0), w = PyArray_DIM (arr, 1);
+  if (h < 1 || w < 1 || h > WK_ENG_PAGE_MAX_SIDE || w > WK_ENG_PAGE_MAX_SIDE)
+    {
+      PyErr_Format (PyExc_ValueError, "a new page needs sides 1..%u, not %zd x %zd",
+                    WK_ENG_PAGE_MAX_SIDE, (Py_ssize_t) w, (Py_ssize_t) h);
+      Py_DECREF (arr);
+      return NULL;
+    }
+  GError *error = NULL;
+  gint index;
+  Py_BEGIN_ALLOW_THREADS
+  g_rw_lock_writer_lock (&self->lock);
+  index = wk_eng_text_add_page (self->text, PyArray_DATA (arr), (guint32) w,
+                                (guint32) h, kind, &error);
+  g_rw_lock_writer_unlock (&self->lock);
+  Py_END_ALLOW_THREADS
+  Py_DECREF (arr);
+  if (index < 0)
+    return wk_raise (st, error);
+  return PyLong_FromLong (index);
+}
+
+static PyObject *add_entry (EngTextObject *self, WkModState *st,
+                            const WkEngTexEntry *e);
+
+/* add_entry(flags, page, page2, u0, u1, v0, v1) -> index. */
+static PyObject *
+eng_text_add_entry (EngTextObject *self, PyObject *args)
+{
+  unsigned int flags, u0, u1, v0, v1;
+  int page, page2;
+  if (!PyArg_ParseTuple (args, "IiiIIII:add_entry", &flags, &page, &page2, &u0,
+                         &u1, &v0, &v1))
+    return NULL;
+  WkModState *st = wk_state_from_type (Py_TYPE (self));
+  if (st == NULL)
+    return NULL;
+  if (flags > 0xffff || page < -128 || page > 127 || page2 < -128 || page2 > 127
+      || u0 > 255 || u1 > 255 || v0 > 255 || v1 > 255)
+    {
+      PyErr_SetString (PyExc_ValueError, "texture entry: flags u16, page and "
+                       "page2 i8, u0 u1 v0 v1 bytes");
+      return NULL;
+    }
+  WkEngTexEntry e = { (guint16) flags, (gint8) page, (gint8) page2,
+                      (guint8) u0, (guint8) u1, (guint8) v0, (guint8) v1 };
+  return add_entry (self, st, &e);
+}
+
+/* add_flat_entry(flags, r, g, b) -> index: a flat-colour entry. */
+static PyObject *
+eng_text_add_flat_entry (EngTextObject *self, PyObject *args)
+{
+  unsigned int flags, rgb[3];
+  if (!PyArg_ParseTuple (args, "IIII:add_flat_entry", &flags, &rgb[0], &rgb[1], &rgb[2]))
+    return NULL;
+  WkModState *st = wk_state_from_type (Py_TYPE (self));
+  if (st == NULL)
+    return NULL;
+  if (flags > 0xffff || rgb[0] > 255 || rgb[1] > 255 || rgb[2] > 255)
+    {
+      PyErr_SetString (PyExc_ValueError, "flat entry: flags u16, r g b bytes");
+      return NULL;
+    }
+  guint8 c[3] = { (guint8) rgb[0], (guint8) rgb[1], (guint8) rgb[2] };
+  WkEngTexEntry e;
+  wk_eng_tex_flat_entry (c, (guint16) flags, &e);
+  return add_entry (self, st, &e);
+}
+
+static PyObject *
+add_entry (EngTextObject *self, WkModState *st, const WkEngTexEntry *e)
+{
+  GError *error = NULL;
+  g_rw_lock_writer_lock (&self->lock);
+  gint index = wk_eng_text_add_entry (self->text, e, &error);
+  g_rw_lock_writer_unlock (&self->lock);
+  if (index < 0)
+    return wk_raise (st, error);
+  return PyLong_FromLong (index);
+}
+
 /* eng_face_uvs(rect, face_flags) -> (3, 2) float32: the renderer's UV
  * corner rules (eng_uv.c), for callers that need them one face at a time. */
 static PyObject *
@@ -421,7 +520,7 @@ eng_flat_entry (PyObject *module, PyObject *args)
     return NULL;
   const guint8 rgb[3] = { (guint8) v[0], (guint8) v[1], (guint8) v[2] };
   WkEngTexEntry e;
-  wk_eng_tex_entry_flat (rgb, (guint16) v[3], &e);
+  wk_eng_tex_flat_entry (rgb, (guint16) v[3], &e);
   return entry_bytes (&e);
 }
 
@@ -446,6 +545,12 @@ static PyMethodDef eng_text_methods[] = {
     "page_rgba(i) -> (height, width, 4) uint8" },
   { "set_page_rgba", (PyCFunction) eng_text_set_page_rgba, METH_VARARGS,
     "set_page_rgba(i, rgba): re-encode page i in its own kind" },
+  { "add_page", (PyCFunction) eng_text_add_page, METH_VARARGS,
+    "add_page(rgba, kind) -> index: a new 'rgb16' or 'rle16' page" },
+  { "add_entry", (PyCFunction) eng_text_add_entry, METH_VARARGS,
+    "add_entry(flags, page, page2, u0, u1, v0, v1) -> index: a new table entry" },
+  { "add_flat_entry", (PyCFunction) eng_text_add_flat_entry, METH_VARARGS,
+    "add_flat_entry(flags, r, g, b) -> index: a new flat-colour entry" },
   { "textures", (PyCFunction) eng_text_textures, METH_NOARGS,
     "textures() -> dict of arrays, one row per texture-table entry (uv: "
     "u0 v0 u1 v1; the file stores u0 u1 v0 v1)" },

@@ -69,9 +69,11 @@ def eng_materials(textures, n_pages: int, texture: np.ndarray,
     the triangles use. Returns the materials and the material per triangle.
 
     Alpha: blend mode 0 → MASK (the page's transparent pixels, value 0, are
-    cut out); any other blend mode → BLEND [assumed: the spec names bits
-    12-14 "blend mode" without the modes' meaning; non-zero modes are the
-    semi-transparent ones in the PS1 lineage of this engine]."""
+    cut out); any other blend mode → BLEND with alpha factor 0.5, as the
+    Blender add-on shows it [assumed: the spec names bits 12-14 "blend
+    mode" without the modes' meaning; non-zero modes are the
+    semi-transparent ones in the PS1 lineage of this engine; texels are
+    opaque, docs/formats/eng.md "ABGR1555"]."""
     entries = texture_entries(textures)
     base_keys = sorted(set(entries), key=repr)
     key_id = {k: i for i, k in enumerate(base_keys)}
@@ -90,15 +92,16 @@ def eng_materials(textures, n_pages: int, texture: np.ndarray,
             continue
         page, blend, flat = base_keys[base]
         alpha = MASK if blend == 0 else BLEND
+        a = 1.0 if blend == 0 else 0.5
         name = (f"flat_{flat[0]:02x}{flat[1]:02x}{flat[2]:02x}" if flat
                 else f"page{page:02d}") + f"_b{blend}" + ("_2s" if double else "")
         if flat is not None:
             mats.append(Material(name, None,
-                                 (flat[0] / 255, flat[1] / 255, flat[2] / 255, 1.0),
+                                 (flat[0] / 255, flat[1] / 255, flat[2] / 255, a),
                                  alpha, bool(double)))
         else:
             img = page if 0 <= page < n_pages else None
-            mats.append(Material(name, img, (1.0, 1.0, 1.0, 1.0), alpha,
+            mats.append(Material(name, img, (1.0, 1.0, 1.0, a), alpha,
                                  bool(double)))
     return mats, per_tri.ravel()
 

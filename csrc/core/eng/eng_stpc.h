@@ -68,6 +68,14 @@ void wk_eng_anim_frame (const WkEngStpc *s, const WkEngAnim *a, guint32 f,
 void wk_eng_anim_words (const WkEngStpc *s, const WkEngAnim *a,
                         guint32 *a_words, gint16 *frame_words);
 
+/* A frame's bone matrix as stored (16 f32 read in file order: the renderer
+ * transforms a bone's vertex v as the row vector v·M, translation in
+ * m[12..14]; docs/formats/eng.md "STPC animations") -> a matrix out[r][c]
+ * acting on column vectors (p' = out·(p, 1)), in file space (z negated on
+ * both sides) or, when file_space is FALSE, in export space as stored. */
+void wk_eng_bone_matrix (const gfloat stored[16], gboolean file_space,
+                         gfloat out[4][4]);
+
 /* Models rebuilt from their fields; animations and the rest kept exact. */
 GBytes *wk_eng_stpc_build (const WkEngStpc *s, GError **error);
 

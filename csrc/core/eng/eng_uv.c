@@ -50,13 +50,10 @@ wk_eng_tex_flat_rgb (const WkEngTexEntry *e, guint8 rgb[3])
 }
 
 void
-wk_eng_tex_entry_flat (const guint8 rgb[3], guint16 flags, WkEngTexEntry *e)
+wk_eng_tex_flat_entry (const guint8 rgb[3], guint16 flags, WkEngTexEntry *e)
 {
-  e->flags = flags | WK_ENG_TEX_FLAT;
-  e->page = 0;
-  e->page2 = -1;
-  e->u0 = rgb[0];
-  e->u1 = rgb[1];
-  e->v0 = rgb[2];
-  e->v1 = 255;
+  /* page 0, palette byte -1 and v1 255 as in the files (docs/formats/eng.md
+   * "TEXT") */
+  *e = (WkEngTexEntry) { (guint16) (flags | WK_ENG_TEX_FLAT), 0, -1, rgb[0], rgb[1],
+                         rgb[2], 255 };
 }

@@ -39,16 +39,17 @@ void wk_eng_tex_entry_decode (const guint8 raw[WK_ENG_TEX_ENTRY_SIZE],
 void wk_eng_tex_entry_encode (const WkEngTexEntry *e,
                               guint8 raw[WK_ENG_TEX_ENTRY_SIZE]);
 
-/* A flat-colour entry: flags | WK_ENG_TEX_FLAT, page 0, page2 -1, the
- * colour in u0, u1, v0 and 255 in v1 (as the original files have it). */
-void wk_eng_tex_entry_flat (const guint8 rgb[3], guint16 flags, WkEngTexEntry *e);
-
 /* UV rectangle in 0..1: rect = {U0, V0, U1, V1} with U0 = u0/256,
  * U1 = (u1+1)/256, V0 = v0/256, V1 = (v1+1)/256. */
 void wk_eng_tex_uv_rect (const WkEngTexEntry *e, gfloat rect[4]);
 
 /* The flat colour of an entry with WK_ENG_TEX_FLAT, as RGB bytes. */
 gboolean wk_eng_tex_flat_rgb (const WkEngTexEntry *e, guint8 rgb[3]);
+
+/* A flat-colour entry of colour rgb with flags (bit 0 set here): page 0,
+ * page2 -1, u0, u1, v0 = R, G, B and 255 in v1 (as the original files have
+ * it; docs/formats/eng.md "TEXT"). */
+void wk_eng_tex_flat_entry (const guint8 rgb[3], guint16 flags, WkEngTexEntry *e);
 
 /* UVs of a face's corners (v0, v1, v2 in file order) from the rectangle and
  * the face flags, by the three corner rules of the renderer.
