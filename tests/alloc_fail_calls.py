@@ -104,6 +104,12 @@ def _floor_world():
 FLOOR = _floor_world()
 
 
+def _add_to_text():
+    t = _core.EngText(TEXT_BYTES)
+    page = t.add_page(RGBA, "rle16")
+    return t.add_entry(0, page, -1, 0, 3, 0, 3), t.add_flat_entry(0, 1, 2, 3), t.build()
+
+
 TRAK, MAP = bytes(LEVEL.chunk("TRAK")), bytes(LEVEL.chunk("MAP"))
 
 
@@ -155,6 +161,9 @@ CALLS = {
     "EngText.textures": lambda: TEXT.textures(),
     "EngText.build": lambda: TEXT.build(),
     "EngText.with_entries": lambda: TEXT.with_entries(b"".join(ENTRIES)),
+    "EngText.add": lambda: _add_to_text(),
+    "eng_bone_matrices": lambda: (_core.eng_bone_matrices(np.zeros((2, 3, 4, 4))),
+                                  _core.eng_bone_matrices(np.eye(4), "export")),
     "eng_face_uvs": lambda: _core.eng_face_uvs((0, 0, 1, 1), 0x800),
     "EngFloorWorld": _floor_world,
     "EngFloorWorld.floor": lambda: (FLOOR.floor(0.5, 0.5, 0.5),
@@ -270,6 +279,7 @@ COVERS = {
     "EngEdit.queries": ["EngEdit.counts", "EngEdit.tile_model", "EngEdit.tile_colors",
                         "EngEdit.model_verts"],
     "EngEdit.tiles": ["EngEdit.place_tile", "EngEdit.delete_tile", "EngEdit.add_tile"],
+    "EngText.add": ["EngText.add_page", "EngText.add_entry", "EngText.add_flat_entry"],
 }
 
 

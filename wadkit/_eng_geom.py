@@ -200,7 +200,7 @@ class GeometryMixin:
     def animation_layout(self) -> str | None:
         return self._geom.animation_layout
 
-    def bone_matrices(self, animation: int, space: str = "file") -> np.ndarray:
+    def bone_matrices(self, animation: int, space: Space = "file") -> np.ndarray:
         """The bone matrices of one STPC animation as the renderer applies
         them: (nFrames, nBones, 4, 4) float32, each acting on column vectors
         (p' = M @ (x, y, z, 1)) and taking a vertex of that bone (as

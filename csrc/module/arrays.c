@@ -49,14 +49,24 @@ shape_text (GString *s, int ndim, const npy_intp *dims, gboolean pattern)
 static int
 check_shape (PyArrayObject *a, const char *name, int ndim, const npy_intp *shape)
 {
-  gboolean ok = PyArray_NDIM (a) == ndim;
-  for (int k = 0; ok && k < ndim; k++)
-    ok = shape[k] == WK_ANY || PyArray_DIM (a, k) == shape[k];
+  /* ndim < 0: any leading dimensions, then the -ndim of shape */
+  const int want = ndim < 0 ? -ndim : ndim, lead = PyArray_NDIM (a) - want;
+  gboolean ok = ndim < 0 ? lead >= 0 : lead == 0;
+  for (int k = 0; ok && k < want; k++)
+    ok = shape[k] == WK_ANY || PyArray_DIM (a, lead + k) == shape[k];
   if (ok)
     return 0;
   GString *s = g_string_new (NULL);
   g_string_append_printf (s, "%s: shape ", name);
-  shape_text (s, ndim, shape, TRUE);
+  if (ndim < 0)
+    {
+      GString *tail = g_string_new (NULL);
+      shape_text (tail, want, shape, TRUE);
+      g_string_append_printf (s, "(..., %s", tail->str + 1);
+      g_string_free (tail, TRUE);
+    }
+  else
+    shape_text (s, ndim, shape, TRUE);
   g_string_append (s, " expected, got ");
   shape_text (s, PyArray_NDIM (a), PyArray_DIMS (a), FALSE);
   PyErr_SetString (PyExc_ValueError, s->str);

@@ -18,6 +18,8 @@
  *   - integers that do not fit `type`: ValueError naming the argument;
  *   - the wrong number of dimensions or a wrong size: ValueError naming
  *     the argument with the shape expected and the shape given.
+ * ndim < 0: any number of leading dimensions, then the -ndim of shape
+ * ("(..., 4, 4)").
  * optional: None gives *out = NULL and 0. Returns 0, or -1 with an
  * exception set; *out is a new reference (or NULL). */
 int wk_array_arg (PyObject *obj, const char *name, int type, int ndim,
