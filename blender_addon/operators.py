@@ -208,35 +208,25 @@ def _menu_export(self, context):
 CLASSES = [IMPORT_SCENE_OT_wadkit_eng, EXPORT_SCENE_OT_wadkit_eng,
            IMPORT_SCENE_OT_wadkit_rc2, EXPORT_SCENE_OT_wadkit_rc2]
 
-if hasattr(bpy.types, "FileHandler"):      # Blender 4.1+: drag and drop
-    def _drop_target(context) -> bool:
+def _file_handler(idname: str, label: str, operator):
+    """A handler importing a dropped .wad on the 3D view or the outliner's
+    view layer with operator. Both games name their levels .wad: Blender
+    offers the two handlers to choose from when one is dropped."""
+    def poll_drop(cls, context):
         area = context.area
         return area is not None and (area.type == "VIEW_3D" or (
             area.type == "OUTLINER" and area.spaces.active.display_mode == "VIEW_LAYER"))
+    return type(idname, (bpy.types.FileHandler,), {
+        "bl_idname": idname, "bl_label": label,
+        "bl_import_operator": operator.bl_idname,
+        "bl_file_extensions": ".wad;.WAD", "poll_drop": classmethod(poll_drop)})
 
-    class WADKIT_FH_eng(bpy.types.FileHandler):
-        """Both games name their levels .wad: Blender offers the two
-        handlers to choose from when a .wad is dropped."""
-        bl_idname = "WADKIT_FH_eng"
-        bl_label = "Croc-engine level"
-        bl_import_operator = IMPORT_SCENE_OT_wadkit_eng.bl_idname
-        bl_file_extensions = ".wad;.WAD"
 
-        @classmethod
-        def poll_drop(cls, context):
-            return _drop_target(context)
-
-    class WADKIT_FH_rc2(bpy.types.FileHandler):
-        bl_idname = "WADKIT_FH_rc2"
-        bl_label = "Ratchet & Clank 2 level"
-        bl_import_operator = IMPORT_SCENE_OT_wadkit_rc2.bl_idname
-        bl_file_extensions = ".wad;.WAD"
-
-        @classmethod
-        def poll_drop(cls, context):
-            return _drop_target(context)
-
-    CLASSES += [WADKIT_FH_eng, WADKIT_FH_rc2]
+if hasattr(bpy.types, "FileHandler"):      # Blender 4.1+: drag and drop
+    CLASSES += [_file_handler("WADKIT_FH_eng", "Croc-engine level",
+                              IMPORT_SCENE_OT_wadkit_eng),
+                _file_handler("WADKIT_FH_rc2", "Ratchet & Clank 2 level",
+                              IMPORT_SCENE_OT_wadkit_rc2)]
 
 
 def register_menus():

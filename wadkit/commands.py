@@ -14,7 +14,7 @@ import warnings
 import numpy as np
 
 from . import FormatError, WadWarning
-from ._convert import (EXPECTED, UsageError, cmd_convert, error_line,  # noqa: F401 (cli)
+from ._convert import (USER_ERRORS, UsageError, cmd_convert, error_line,  # noqa: F401 (cli)
                        warning_line)
 from .export.levels import lacks_chunk, missing_chunk
 from .detect import open as open_level
