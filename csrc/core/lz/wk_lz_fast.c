@@ -36,11 +36,15 @@
 #define H6_BITS 15
 #endif
 #ifndef DEPTH
-#define DEPTH 24u /* 4-byte chain candidates per search */
+#define DEPTH 32u /* 4-byte chain candidates per search */
+#endif
+#ifndef LDEPTH
+#define LDEPTH 8u /* ... per search of the lazy step */
 #endif
 #ifndef LAZY
 #define LAZY 32u  /* a match this long is taken without looking ahead */
 #endif
+#define FAST_DEPTH 4u /* level "fast": a greedy parse, this many candidates */
 #ifndef NICE
 #define NICE 64u  /* a candidate this long ends the search */
 #endif
@@ -118,7 +122,7 @@ consider (const guint8 *a, gsize dist, gsize left, guint need, Match *best)
  * than `floor` bytes (the lazy step's: a match at i + 1 must be longer than
  * that to save more than the one at i). */
 static inline Match
-find (const Finder *f, gsize i, guint floor)
+find (const Finder *f, gsize i, guint floor, guint depth)
 {
   Match best = { floor, 0, -1 };
   const guint8 *a = f->src + i;
@@ -137,7 +141,7 @@ find (const Finder *f, gsize i, guint floor)
   c = f->h4[hash4 (v)];
   guint32 a4 = (guint32) v;
   gsize longest = best.len;
-  for (guint d = DEPTH; c && d > 0; d--)
+  for (guint d = depth; c && d > 0; d--)
     {
       gsize pos = c - 1, dist = i - pos;
       if (dist > WK_LZ_FAR_MAX_SAFE)
@@ -165,8 +169,12 @@ find (const Finder *f, gsize i, guint floor)
   return best;
 }
 
-void
-wk_lz_parse_fast (const guint8 *src, gsize start, gsize n, WkLzTokens *out)
+/* The parse, specialised by its two callers: depth candidates per search;
+ * lazy: matches shorter than this get a look one position on, with
+ * ldepth candidates. */
+static inline void
+parse (const guint8 *src, gsize start, gsize n, guint depth, guint lazy, guint ldepth,
+       WkLzTokens *out)
 {
   Finder f = { .src = src, .n = n };
   f.h4 = g_new0 (guint32, 1u << H4_BITS);
@@ -181,7 +189,7 @@ wk_lz_parse_fast (const guint8 *src, gsize start, gsize n, WkLzTokens *out)
   gboolean any = FALSE; /* a match was made: literals can ride on it */
   while (i < limit)
     {
-      Match m = find (&f, i, 0);
+      Match m = find (&f, i, 0, depth);
       insert (&f, i);
       gint need = any && i - lit <= 3 ? 0 : 1;
       if (m.value < need)
@@ -191,9 +199,9 @@ wk_lz_parse_fast (const guint8 *src, gsize start, gsize n, WkLzTokens *out)
           continue;
         }
       miss = 0;
-      while (m.len < LAZY && i + 1 < limit)
+      while (m.len < lazy && i + 1 < limit)
         {
-          Match nx = find (&f, i + 1, (guint) m.value + 2);
+          Match nx = find (&f, i + 1, (guint) m.value + 2, ldepth);
           if (nx.value <= m.value)
             break;
           insert (&f, i + 1);
@@ -222,4 +230,14 @@ wk_lz_parse_fast (const guint8 *src, gsize start, gsize n, WkLzTokens *out)
   g_free (f.prev);
   g_free (f.h3);
   g_free (f.h6);
+}
+
+void
+wk_lz_parse_fast (const guint8 *src, gsize start, gsize n, gboolean quick,
+                  WkLzTokens *out)
+{
+  if (quick)
+    parse (src, start, n, FAST_DEPTH, 0, 0, out);
+  else
+    parse (src, start, n, DEPTH, LAZY, LDEPTH, out);
 }

@@ -49,6 +49,6 @@ GBytes *wk_rc2_restream (const WkRestreamMap *m, const guint8 *new_plain, gsize 
                          gboolean splice, WkRestreamInfo *info, GError **error);
 
 /* The encoder mode every RC2 writer uses. */
-#define WK_RC2_LZ_MODE WK_LZ_GREEDY
+#define WK_RC2_LZ_MODE WK_LZ_FAST
 
 G_END_DECLS
