@@ -59,6 +59,15 @@ gboolean wk_lz_decoder_init (WkLzDecoder *d, const guint8 *src, gsize size,
 WkLzStatus wk_lz_decoder_run (WkLzDecoder *d, guint8 *out, gsize cap,
                               GError **error);
 
+/* Does the stream decode (to exactly `expected` bytes if >= 0, and to
+ * want[0, want_n) if want is set)? Decodes through a fixed buffer of the
+ * longest match distance plus 64 KiB (no output-sized allocation): a
+ * cheap check of a freshly written stream. FormatError naming the first
+ * wrong output offset otherwise. */
+gboolean wk_lz_decodes_to (const guint8 *src, gsize size, gint64 base,
+                           gint64 expected, const guint8 *want, gsize want_n,
+                           GError **error);
+
 typedef enum {
   WK_LZ_GREEDY,  /* the first encoder's greedy parse (kept for comparison) */
   WK_LZ_LAZY,    /* the first encoder's lazy parse (kept for comparison) */
