@@ -10,7 +10,7 @@
  * compared before its length is measured, and a chain candidate is
  * measured only if it can be longer than the best so far; the lazy step's
  * search starts from the length it has to beat. The best maximises the
- * bytes saved against literals (closer wins ties); a match that saves
+ * bytes saved against literals (the first found wins ties); a match that saves
  * nothing is still taken when at most 3 literals wait before it, since
  * they ride on the match before for free and would otherwise grow into a
  * literal run (1-2 header bytes; docs/formats/rc2.md). One-step lazy
@@ -18,10 +18,12 @@
  * more of them (incompressible data); positions inside long matches are
  * only partly indexed. All hashes come from one 8-byte load.
  *
- * The constants were tuned on make bench's ten inputs (docs/performance.md
- * has the depth / size / instruction table): DEPTH 24 is the smallest
- * depth whose total is no larger than the first encoder's "best" output.
- * They are macros so that a hand scan can override them. */
+ * Level "fast" is the same finder with FAST_DEPTH candidates and no look
+ * ahead. The constants were tuned on make bench's ten inputs
+ * (docs/performance.md has the depth / size / instruction table): 32
+ * candidates, 8 for the lazy step, is the cheapest setting found whose
+ * total is no larger than the first encoder's "best" output. They are
+ * macros so that a hand scan can override them. */
 #include "wk_lz_enc.h"
 
 #include <string.h>
@@ -44,7 +46,9 @@
 #ifndef LAZY
 #define LAZY 32u  /* a match this long is taken without looking ahead */
 #endif
+#ifndef FAST_DEPTH
 #define FAST_DEPTH 4u /* level "fast": a greedy parse, this many candidates */
+#endif
 #ifndef NICE
 #define NICE 64u  /* a candidate this long ends the search */
 #endif
@@ -121,7 +125,7 @@ consider (const guint8 *a, gsize dist, gsize left, guint need, Match *best)
 /* The best match at i. Chain candidates are measured only when longer
  * than `floor` bytes (the lazy step's: a match at i + 1 must be longer than
  * that to save more than the one at i). */
-static inline Match
+G_ALWAYS_INLINE static inline Match
 find (const Finder *f, gsize i, guint floor, guint depth)
 {
   Match best = { floor, 0, -1 };
@@ -172,7 +176,7 @@ find (const Finder *f, gsize i, guint floor, guint depth)
 /* The parse, specialised by its two callers: depth candidates per search;
  * lazy: matches shorter than this get a look one position on, with
  * ldepth candidates. */
-static inline void
+G_ALWAYS_INLINE static inline void
 parse (const guint8 *src, gsize start, gsize n, guint depth, guint lazy, guint ldepth,
        WkLzTokens *out)
 {
