@@ -34,7 +34,7 @@ def compress(data, level: Level = "default", threads: int = 1) -> bytes:
 
     level: "default" (a lazy parse, about the speed of the first encoder's
     "greedy" and no larger than its "best" on make bench's inputs), "fast"
-    (a greedy parse: ~1.6x that speed, ~4 % larger; what RC2 saves use),
+    (a greedy parse: ~1.7x that speed, ~5 % larger; what RC2 saves use),
     "max" (an optimal parse over the format's costs: ~3 % smaller, ~20x
     slower), or the first encoder's "best", "lazy", "greedy" (kept for
     comparison). threads: parse the input's 1 MiB blocks
