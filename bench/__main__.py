@@ -13,7 +13,8 @@ import platform
 import sys
 import time
 
-from . import harness, rows_batch, rows_blender, rows_eng, rows_rc2, rows_rc2_save
+from . import (harness, rows_batch, rows_blender, rows_eng, rows_rc2, rows_rc2_save,
+               rows_rc2_world)
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -31,12 +32,15 @@ def main(argv=None) -> int:
     rows = rows_eng.rows(rounds, a.quick, workdir)
     rows += rows_rc2.rows(rounds, a.quick, workdir)
     rows += rows_batch.rows(rounds, a.quick, workdir)
+    rows.append(rows_rc2_world.convert_row(rounds, a.quick, workdir))
     if a.no_blender:
         rows += rows_blender.skipped("not run (--no-blender)")
+        rows += rows_rc2_world.skipped("not run (--no-blender)")
     else:
         rows += rows_blender.rows(rounds, a.quick, workdir,
                                   os.path.join(workdir, "eng_x1.wad"))
         rows += rows_rc2_save.blender_rows(rounds, a.quick, workdir)
+        rows += rows_rc2_world.blender_rows(rounds, a.quick, workdir)
     print(harness.table(rows))
     meta = {"rounds": rounds, "quick": a.quick, "python": sys.version.split()[0],
             "machine": platform.machine(), "cpus": os.cpu_count(),

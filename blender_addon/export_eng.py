@@ -13,12 +13,14 @@ from dataclasses import dataclass
 
 import wadkit
 
+from .eng_materials import Refused, TextEdits
 from .export_base import Base
 from .export_new import add_new_object, stpc_changed
 from .export_plan import TilePlan
 from .export_read import world_matrices
 from .export_tiles import is_collision
-from .import_eng import PROP_MERGE, PROP_OBJECT, PROP_SOURCE
+from .import_eng import PROP_MERGE, PROP_SOURCE
+from .import_eng_objects import PROP_OBJECT
 from .import_tiles import PROP_TILE
 from .import_zones import PROP_ZONE
 
@@ -60,7 +62,10 @@ class _Scan:
         obs = list(coll.all_objects)
         here = {ob.as_pointer() for ob in obs}
         for ob in obs:
-            if ob.type != "MESH":
+            if PROP_OBJECT in ob and ob.type in ("MESH", "ARMATURE"):
+                if ob.type == "MESH":
+                    self.stpc.append(ob)      # STPC armatures: shown with their model
+            elif ob.type != "MESH":
                 self.skipped.append((ob.name, f"a {ob.type.lower()} object, not a mesh"))
             elif is_collision(ob):
                 parent = ob.parent
@@ -68,8 +73,6 @@ class _Scan:
                     self.orphans.append(ob.name)
                 else:
                     self.children.setdefault(parent.as_pointer(), []).append(ob)
-            elif PROP_OBJECT in ob:
-                self.stpc.append(ob)
             elif PROP_ZONE in ob:
                 self.zones.append(ob)
             elif isinstance(ob.get(PROP_TILE), int) and 0 <= ob[PROP_TILE] < n_tiles:
@@ -121,6 +124,11 @@ def patched_level(context, coll, lvl, opts: Options | None = None) -> Patched:
         if stpc_changed(ob, lvl):
             notes.append(f"object {ob.name!r} is an STPC object model, shown for reference: "
                          "edits of it are not exported")
+    text = TextEdits(lvl, coll.get(PROP_SOURCE), notes)
+    try:
+        text.prepare(scan.tiles + scan.zones + scan.new + scan.stpc)
+    except Refused as e:
+        raise ExportError(str(e)) from e
     ed = lvl.edit()
     names_of_tile: dict[int, str] = {}
     calls = []
@@ -144,6 +152,7 @@ def patched_level(context, coll, lvl, opts: Options | None = None) -> Patched:
         zone_edits(ed, base, scan.zones, call, notes)
     elif scan.tiles or base.n_tiles:
         plan = TilePlan(ed, base, opts, notes, context.evaluated_depsgraph_get())
+        plan.textures.resolve = text.entries_of
         try:
             plan.run(scan.tiles, world_matrices(coll.all_objects, scan.tiles), scan.children,
                      call)
@@ -158,7 +167,7 @@ def patched_level(context, coll, lvl, opts: Options | None = None) -> Patched:
         if plan is None:
             from .export_tiles import Meshes
             from .materials_map import FaceTextures
-            meshes, textures = Meshes(), FaceTextures()
+            meshes, textures = Meshes(), FaceTextures(text.entries_of)
         deps = context.evaluated_depsgraph_get()
         for ob, m in zip(scan.new, mats):
             try:
@@ -169,6 +178,8 @@ def patched_level(context, coll, lvl, opts: Options | None = None) -> Patched:
                 raise ExportError(str(e)) from e
     by_tile = dict(names_of_tile)
     if not calls:
+        if text.changed:                # pages painted, no tile edited
+            return Patched(lvl, True, "patched: " + ", ".join(text.summary()), notes, by_tile)
         return Patched(lvl, False, "unchanged", notes, by_tile)
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always", wadkit.WadWarning)
@@ -181,17 +192,18 @@ def patched_level(context, coll, lvl, opts: Options | None = None) -> Patched:
         if w not in notes:
             notes.append(w)
     if rep.get("uv_fitted"):
-        notes.append(f"{rep['uv_fitted']} edited faces had UVs fitted to texture "
-                     f"rectangles (largest error {rep['uv_max_error']:.2f} texels)")
+        notes.append(f"{rep['uv_fitted']} triangles had their texture entry and UV corners "
+                     f"fitted to their UVs (largest UV error {rep['uv_max_error']:.2f} "
+                     "texels; the engine shows half a texture rectangle per triangle)")
     index = rep.get("tile_index")
     objects = {int(index[t]): n for t, n in by_tile.items()
                if index is not None and 0 <= t < len(index) and index[t] >= 0}
-    if rep["unchanged"]:
+    if rep["unchanged"] and not text.changed:
         return Patched(lvl, False, "unchanged", notes, by_tile)
-    return Patched(new, True, _summary(plan, rep, added), notes, objects)
+    return Patched(new, True, _summary(plan, rep, added, text), notes, objects)
 
 
-def _summary(plan, rep, added: int) -> str:
+def _summary(plan, rep, added: int, text) -> str:
     parts = []
     if plan is not None:
         c = plan.count
@@ -204,6 +216,7 @@ def _summary(plan, rep, added: int) -> str:
         parts.append(f"{added} new tiles from new objects")
     parts.append(f"{len(rep['models_rewritten'])} models rewritten, "
                  f"{len(rep['models_added'])} added")
+    parts += text.summary()
     return "patched: " + ", ".join(parts)
 
 

@@ -1,14 +1,17 @@
 """Blender scene -> RC2 level, through wadkit's write path (lvl.edit()).
 
-What an imported RC2 level collection holds today is its tfrag terrain
-(one mesh, the patch of each face kept as the face attribute wadkit_patch)
-and the level settings as collection properties; the export writes back:
+An imported RC2 level collection (import_rc2.py names its custom
+properties) holds the tfrag terrain (one mesh, the patch of each face kept
+as the face attribute wadkit_patch), the tie / shrub / moby instances
+(objects with wadkit_kind and wadkit_instance), sky, collision and the
+level settings as collection properties; the export writes back:
 
 - the terrain: when its vertices and faces are the imported ones, moved
   vertices, UVs, vertex colours and materials (set_terrain: patches are
   patched in place where they can be); when faces were added or deleted,
   every patch whose faces changed is re-encoded from its faces
   (set_patch);
+- instances moved in Blender (their matrix_world), by number;
 - fog colour, background colour and death height (the collection's
   wadkit_fog_colour, wadkit_background_colour, wadkit_death_height);
 
@@ -24,7 +27,7 @@ import numpy as np
 import wadkit
 
 from . import convert, materials
-from .import_rc2 import SETTINGS_PROPS
+from .import_rc2 import PROP_INSTANCE, PROP_KIND, SETTINGS_PROPS
 from .mesh_build import drop_degenerate, linear_to_srgb, srgb_to_linear
 
 ATTR_PATCH = "wadkit_patch"
@@ -210,6 +213,35 @@ def _patches(lvl, ed, ob, r, t, keep, notes) -> bool:
     return changed
 
 
+INSTANCE_KINDS = ("tie", "shrub", "moby")
+
+
+def _instances(lvl, ed, placed: dict, notes: list) -> bool:
+    """Instance objects (PROP_KIND tie/shrub/moby, PROP_INSTANCE = their
+    number) whose matrix_world is not what Blender makes of the level's
+    matrix are moved there (ed.move); True when one was."""
+    from mathutils import Matrix
+    moved = False
+    for kind, obs in placed.items():
+        inst = getattr(lvl, kind + "s")
+        for ob in obs:
+            i = ob[PROP_INSTANCE]
+            if not isinstance(i, int) or not 0 <= i < len(inst):
+                notes.append(f"{ob.name}: {kind} instance {i!r} is not in the level "
+                             "(not written)")
+                continue
+            stored = Matrix(np.asarray(inst.matrix[i], np.float64).tolist())
+            as_imported = np.array(Matrix.LocRotScale(*stored.decompose()))
+            # matrix_basis follows location/rotation/scale at once;
+            # matrix_world only after the next evaluation
+            now = np.array(ob.matrix_basis if ob.parent is None else ob.matrix_world)
+            if np.allclose(now, as_imported, rtol=1e-6, atol=1e-5):
+                continue
+            ed.move(kind, i, now.astype(np.float32))
+            moved = True
+    return moved
+
+
 def _settings(lvl, ed, root) -> bool:
     try:
         s = lvl.settings
@@ -241,12 +273,28 @@ def export_rc2(context, filepath: str, base_path: str | None = None):
     lvl = wadkit.rc2.open(base)
     ed = lvl.edit()
     notes, changed = [], []
-    terrain = [ob for ob in root.all_objects
-               if ob.type == "MESH" and ATTR_PATCH in ob.data.attributes]
-    for ob in root.all_objects:
-        if ob not in terrain[:1]:
+    objs = list(root.all_objects)
+    terrain = [ob for ob in objs if ob.get(PROP_KIND) == "terrain"] or \
+        [ob for ob in objs if ob.type == "MESH" and ATTR_PATCH in ob.data.attributes]
+    placed = {k: [] for k in INSTANCE_KINDS}
+    prototypes = 0
+    for ob in objs:
+        kind = ob.get(PROP_KIND)
+        if ob in terrain[:1]:
+            continue
+        if kind in placed and PROP_INSTANCE in ob:
+            placed[kind].append(ob)
+        elif isinstance(kind, str) and kind.endswith("_class"):
+            prototypes += 1          # the class meshes collection instances show
+        else:
             notes.append(f"{ob.name}: not written (the RC2 export writes the terrain "
-                         "mesh and the level settings of this collection)")
+                         "mesh, instance placements and the level settings of this "
+                         "collection)")
+    if prototypes:
+        notes.append(f"{prototypes} class mesh objects (Classes): not written (class "
+                     "meshes are not written back; edits to them stay in Blender)")
+    if _instances(lvl, ed, placed, notes):
+        changed.append("instances")
     if terrain:
         if root.get("wadkit_lod", 0) != 0:
             notes.append(f"{terrain[0].name}: imported at LOD {root['wadkit_lod']}; "

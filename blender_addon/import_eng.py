@@ -15,19 +15,20 @@ import os
 import bpy
 import numpy as np
 
-from . import convert, materials
+from . import materials
 from .build import Created, Progress
 from .import_collision import collision_children, collision_meshes
+from .import_eng_objects import import_objects
+from .eng_materials import PROP_PAGE
 from .import_tiles import (PROP_COLOR_TILE, PROP_MODEL, TileLayout, mesh_names,
                            place_objects, tile_mesh_arrays)
 from .import_zones import PROP_ZONE, zone_mesh_arrays
 from .materials_map import PROP_ENTRIES
-from .mesh_build import build_mesh, build_meshes, drop_degenerate
+from .mesh_build import build_meshes
 
 PROP_SOURCE = "wadkit_source"       # level collection: the source path
 PROP_FORMAT = "wadkit_format"       # "eng" / "rc2"
 PROP_MERGE = "wadkit_merge"         # level collection: "TILE" / "ZONE"
-PROP_OBJECT = "wadkit_object"       # STPC object: its model number
 
 
 def _texture_table(lvl):
@@ -52,6 +53,7 @@ class _Materials:
 
     def __init__(self, created: Created, level_name: str, lvl, vertex_colors: bool):
         self.created, self.level = created, level_name
+        self.source = getattr(lvl, "path", None) or ""
         self.pages = _pages(lvl)
         self.table = _texture_table(lvl)
         self.vertex_colors = vertex_colors
@@ -72,8 +74,11 @@ class _Materials:
     def image(self, page: int):
         if page not in self.images:
             rgba = self.pages[page].rgba
-            self.images[page] = self.created.add("images", materials.make_image(
+            img = self.created.add("images", materials.make_image(
                 f"{self.level} page {page:02d}", rgba))
+            img[PROP_PAGE] = page                  # the export writes paint back
+            img[PROP_SOURCE] = self.source
+            self.images[page] = img
         return self.images[page]
 
     def material_id(self, texture: int) -> int:
@@ -176,7 +181,7 @@ def _import(context, lvl, created, name, collision, objects, vertex_colors, merg
                                        lambda m: np.flatnonzero(tmodel == m).tolist())
             coll_obs = collision_children(created, level_obs, tmodel, cmeshes)
         prog.update(3)
-    obj_obs = _import_objects(lvl, created, name) if objects else []
+    obj_obs = import_objects(context, lvl, created, name, mats, notes) if objects else []
     prog.update(4)
     prog.end()
 
@@ -202,31 +207,3 @@ def _import(context, lvl, created, name, collision, objects, vertex_colors, merg
         lc = context.view_layer.layer_collection.children[root.name]
         lc.children[f"{name} Collision"].exclude = True
     return root
-
-
-def _import_objects(lvl, created, name):
-    """STPC models, laid out in a row along +x beside the level (they have no
-    place of their own in the level file)."""
-    out, x = [], 0.0
-    for i, m in enumerate(lvl.objects):
-        tri = np.asarray(m.triangles)
-        keep = drop_degenerate(tri)
-        pos = convert.to_blender(m.positions)
-        me = created.add("meshes", build_mesh(f"{name} object {i}", pos, tri[keep]))
-        ob = created.add("objects", bpy.data.objects.new(f"{name} object {i}", me))
-        ob[PROP_OBJECT] = i
-        counts = getattr(m, "bone_counts", None)
-        if counts is not None and len(counts):
-            start = 0
-            for b, c in enumerate(counts):       # vertices are grouped by bone
-                vg = ob.vertex_groups.new(name=f"bone {b}")
-                vg.add(list(range(start, start + int(c))), 1.0, "REPLACE")
-                start += int(c)
-        if len(pos):
-            width = float(pos[:, 0].max() - pos[:, 0].min())
-            ob.location = (x - float(pos[:, 0].min()), -4.0, 0.0)
-            x += width + 1.0
-        out.append(ob)
-    return out
-
-

@@ -30,15 +30,19 @@ class FaceTextures:
     entry (what the import made), else the material's first entry (the
     write path fits the face's UVs to it, or adds an entry)."""
 
-    def __init__(self):
+    def __init__(self, resolve=None):
         self._entries: dict[int, np.ndarray] = {}
         self.lut = np.zeros(0, np.int64)        # entry -> a material standing for it (pointer)
+        # resolve(mat) -> the entries of a material the import did not make
+        # (eng_materials.TextEdits.entries_of), None for the import's own
+        self.resolve = resolve
 
     def entries_of(self, mat) -> np.ndarray:
         k = 0 if mat is None else mat.as_pointer()
         e = self._entries.get(k)
         if e is None:
-            e = np.array(sorted(texture_entries(mat)), np.int64)
+            got = self.resolve(mat) if self.resolve is not None else None
+            e = np.array(sorted(texture_entries(mat) if got is None else got), np.int64)
             self._entries[k] = e
             if len(e):
                 if e[-1] >= len(self.lut):

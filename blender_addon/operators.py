@@ -137,7 +137,8 @@ class EXPORT_SCENE_OT_wadkit_eng(bpy.types.Operator, ExportHelper):
 
 
 class IMPORT_SCENE_OT_wadkit_rc2(_Dropped, bpy.types.Operator, ImportHelper):
-    """Import the terrain of a Ratchet & Clank 2 (PS2) LEVEL<n>.WAD"""
+    """Import a Ratchet & Clank 2 (PS2) LEVEL<n>.WAD: terrain, ties, shrubs,
+    mobys, sky and collision"""
     bl_idname = "import_scene.wadkit_rc2"
     bl_label = "Import Ratchet & Clank 2 level"
     bl_options = {"REGISTER", "UNDO", "PRESET"}
@@ -145,18 +146,48 @@ class IMPORT_SCENE_OT_wadkit_rc2(_Dropped, bpy.types.Operator, ImportHelper):
     filename_ext = ".wad"
     filter_glob: StringProperty(default="*.wad;*.WAD", options={"HIDDEN"})
     lod: IntProperty(name="LOD", default=0, min=0, max=2,
-                     description="Terrain level of detail (0 = finest)")
+                     description="Level of detail of terrain and ties (0 = finest; "
+                                 "mobys have 0 and 1)")
     vertex_colors: BoolProperty(name="Vertex colours", default=True)
+    import_terrain: BoolProperty(name="Terrain", default=True,
+                                 description="The tfrag terrain (and the chunks')")
+    import_ties: BoolProperty(name="Ties", default=True,
+                              description="Tie instances: one mesh per class, its instances placed")
+    import_shrubs: BoolProperty(name="Shrubs", default=True)
+    import_mobys: BoolProperty(name="Mobys", default=True,
+                               description="Moby instances: class meshes, or empties "
+                                           "where a class has no mesh")
+    import_sky: BoolProperty(name="Sky", default=True,
+                             description="The sky shells on a sphere around the level")
+    import_collision: BoolProperty(name="Collision", default=True,
+                                   description="The collision mesh, one material per "
+                                               "tag, hidden from render")
+    instancing: EnumProperty(name="Instances", default="COLLECTION", items=(
+        ("COLLECTION", "Collection instances",
+         "Each class one mesh in a collection of its own (under Classes, excluded "
+         "from the view layer); instances are empties showing it"),
+        ("LINKED", "Linked duplicates",
+         "Instances are objects sharing their class's mesh")))
+    import_world: BoolProperty(name="World colour", default=True,
+                               description="Set the scene's world to the level's "
+                                           "background colour")
 
     def execute(self, context):
         from .import_rc2 import import_rc2
+        parts = [p for p in ("terrain", "ties", "shrubs", "mobys", "sky", "collision")
+                 if getattr(self, f"import_{p}")]
         for path in self.paths():
+            notes = []
             try:
                 coll = import_rc2(context, wadkit.rc2.open(path), lod=self.lod,
-                                  vertex_colors=self.vertex_colors)
+                                  vertex_colors=self.vertex_colors, parts=parts,
+                                  world=self.import_world, instancing=self.instancing,
+                                  notes=notes)
             except (wadkit.WadError, OSError) as e:
                 return _fail(self, e)
-            self.report({"INFO"}, f"imported {coll.name}")
+            for note in notes:
+                self.report({"WARNING"}, note)
+            self.report({"INFO"}, f"imported {coll.name}: {len(coll.all_objects)} objects")
         return {"FINISHED"}
 
 
@@ -208,35 +239,25 @@ def _menu_export(self, context):
 CLASSES = [IMPORT_SCENE_OT_wadkit_eng, EXPORT_SCENE_OT_wadkit_eng,
            IMPORT_SCENE_OT_wadkit_rc2, EXPORT_SCENE_OT_wadkit_rc2]
 
-if hasattr(bpy.types, "FileHandler"):      # Blender 4.1+: drag and drop
-    def _drop_target(context) -> bool:
+def _file_handler(idname: str, label: str, operator):
+    """A handler importing a dropped .wad on the 3D view or the outliner's
+    view layer with operator. Both games name their levels .wad: Blender
+    offers the two handlers to choose from when one is dropped."""
+    def poll_drop(cls, context):
         area = context.area
         return area is not None and (area.type == "VIEW_3D" or (
             area.type == "OUTLINER" and area.spaces.active.display_mode == "VIEW_LAYER"))
+    return type(idname, (bpy.types.FileHandler,), {
+        "bl_idname": idname, "bl_label": label,
+        "bl_import_operator": operator.bl_idname,
+        "bl_file_extensions": ".wad;.WAD", "poll_drop": classmethod(poll_drop)})
 
-    class WADKIT_FH_eng(bpy.types.FileHandler):
-        """Both games name their levels .wad: Blender offers the two
-        handlers to choose from when a .wad is dropped."""
-        bl_idname = "WADKIT_FH_eng"
-        bl_label = "Croc-engine level"
-        bl_import_operator = IMPORT_SCENE_OT_wadkit_eng.bl_idname
-        bl_file_extensions = ".wad;.WAD"
 
-        @classmethod
-        def poll_drop(cls, context):
-            return _drop_target(context)
-
-    class WADKIT_FH_rc2(bpy.types.FileHandler):
-        bl_idname = "WADKIT_FH_rc2"
-        bl_label = "Ratchet & Clank 2 level"
-        bl_import_operator = IMPORT_SCENE_OT_wadkit_rc2.bl_idname
-        bl_file_extensions = ".wad;.WAD"
-
-        @classmethod
-        def poll_drop(cls, context):
-            return _drop_target(context)
-
-    CLASSES += [WADKIT_FH_eng, WADKIT_FH_rc2]
+if hasattr(bpy.types, "FileHandler"):      # Blender 4.1+: drag and drop
+    CLASSES += [_file_handler("WADKIT_FH_eng", "Croc-engine level",
+                              IMPORT_SCENE_OT_wadkit_eng),
+                _file_handler("WADKIT_FH_rc2", "Ratchet & Clank 2 level",
+                              IMPORT_SCENE_OT_wadkit_rc2)]
 
 
 def register_menus():

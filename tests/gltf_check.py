@@ -89,6 +89,27 @@ def check(gltf: dict, binary: bytes) -> None:
             assert 0 <= tex["index"] < len(gltf["textures"])
     for e in gltf.get("extensionsRequired", []):
         assert e in gltf.get("extensionsUsed", [])
+    for node in gltf.get("nodes", []):
+        assert "matrix" not in node or not ({"translation", "rotation", "scale"} & set(node))
+        if "rotation" in node:
+            assert abs(np.linalg.norm(node["rotation"]) - 1) < 1e-5
+        inst = node.get("extensions", {}).get("EXT_mesh_gpu_instancing")
+        if inst is None:
+            continue
+        # the extension's rules: a node with a mesh; attributes of one count,
+        # TRANSLATION/SCALE VEC3 and ROTATION VEC4 floats (unit quaternions)
+        assert "EXT_mesh_gpu_instancing" in gltf.get("extensionsUsed", [])
+        assert "mesh" in node
+        attrs = inst["attributes"]
+        counts = {gltf["accessors"][a]["count"] for a in attrs.values()}
+        assert len(counts) == 1
+        for name, kind in (("TRANSLATION", "VEC3"), ("ROTATION", "VEC4"), ("SCALE", "VEC3")):
+            if name in attrs:
+                a = gltf["accessors"][attrs[name]]
+                assert a["type"] == kind and a["componentType"] == 5126
+        if "ROTATION" in attrs:
+            q = accessor_array(gltf, binary, attrs["ROTATION"])
+            assert np.abs(np.linalg.norm(q, axis=1) - 1).max() < 1e-5
 
 
 def triangles(gltf: dict, binary: bytes, root: str) -> np.ndarray:
@@ -102,3 +123,40 @@ def triangles(gltf: dict, binary: bytes, root: str) -> np.ndarray:
             idx = accessor_array(gltf, binary, p["indices"]).reshape(-1, 3)
             out.append(pos[idx])
     return np.concatenate(out) if out else np.zeros((0, 3, 3), np.float32)
+
+
+def trs_matrix(t, q, s) -> np.ndarray:
+    """4x4 (column vectors) of a glTF translation, rotation (x, y, z, w),
+    scale: T * R * S."""
+    x, y, z, w = (float(v) for v in q)
+    r = np.array([[1 - 2 * (y * y + z * z), 2 * (x * y - z * w), 2 * (x * z + y * w)],
+                  [2 * (x * y + z * w), 1 - 2 * (x * x + z * z), 2 * (y * z - x * w)],
+                  [2 * (x * z - y * w), 2 * (y * z + x * w), 1 - 2 * (x * x + y * y)]])
+    m = np.eye(4)
+    m[:3, :3] = r * np.asarray(s, np.float64)
+    m[:3, 3] = t
+    return m
+
+
+def placements(gltf: dict, binary: bytes, root: str) -> list[tuple[int | None, np.ndarray]]:
+    """(mesh index or None, 4x4 matrix) of every instance under a root node:
+    its child nodes (TRS, with or without a mesh) and each instance of a
+    child carrying EXT_mesh_gpu_instancing, in file order."""
+    names = {n.get("name"): n for n in gltf["nodes"]}
+    out = []
+    for c in names[root]["children"]:
+        node = gltf["nodes"][c]
+        inst = node.get("extensions", {}).get("EXT_mesh_gpu_instancing")
+        base = trs_matrix(node.get("translation", (0, 0, 0)), node.get("rotation", (0, 0, 0, 1)),
+                          node.get("scale", (1, 1, 1)))
+        if inst is None:
+            out.append((node.get("mesh"), base))
+            continue
+        a = inst["attributes"]
+        n = gltf["accessors"][next(iter(a.values()))]["count"]
+        t = accessor_array(gltf, binary, a["TRANSLATION"]) if "TRANSLATION" in a else np.zeros((n, 3))
+        q = accessor_array(gltf, binary, a["ROTATION"]) if "ROTATION" in a else np.tile([0, 0, 0, 1.0], (n, 1))
+        s = accessor_array(gltf, binary, a["SCALE"]) if "SCALE" in a else np.ones((n, 3))
+        for k in range(n):
+            out.append((node["mesh"], base @ trs_matrix(t[k], q[k], s[k])))
+    return out

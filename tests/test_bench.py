@@ -31,7 +31,9 @@ ISSUE_ROWS = ["ENG level → world-mesh arrays", "WAD-LZ decompress vs zlib",
               "ENG open + world_mesh, fresh process, ",
               "ENG open + world_mesh, fresh process, vs writing its output bytes",
               "ENG single-vertex edit → level, ",
-              "batch convert 8 levels, pool vs -j 1"]
+              "batch convert 8 levels, pool vs -j 1",
+              "RC2 whole level → .glb (collision, sky)",
+              "Blender RC2 whole-level import vs obj_import"]
 
 
 def test_reference_parser_agrees_with_world_mesh():

@@ -291,8 +291,8 @@ def test_floor_and_needles_on_rc2_are_one_line(fake_open, capsys):
 
 def test_eng_only_options_on_rc2_are_noted(tmp_path, fake_open, capsys):
     assert cli.main(["convert", "x.fakerc2", "-o", str(tmp_path / "r.glb"),
-                     "--collision"]) == 0
-    assert "ENG only (ignored)" in capsys.readouterr().err
+                     "--objects"]) == 0
+    assert "--objects is ENG only (ignored)" in capsys.readouterr().err
 
 
 def test_debug_after_the_command(tmp_path, monkeypatch, capsys):

@@ -18,16 +18,10 @@ from builders import eng_wad as B
 
 import gltf_check as G
 
-T = pytest.importorskip("builders.eng_text")
 if not (hasattr(wadkit.eng.Level, "world_mesh") and hasattr(wadkit.eng.Level, "floor")):
     pytest.skip("ENG geometry/floor not in this build", allow_module_level=True)
 
-from test_convert_e2e import coll_quad, PAGE_WORDS  # noqa: E402
-
-
-def run(*args, **kw):
-    return subprocess.run([sys.executable, "-m", "wadkit", *args],
-                          capture_output=True, text=True, **kw)
+from test_convert_e2e import run, small_level as level  # noqa: E402
 
 
 def one_line_error(r, *needles):
@@ -36,25 +30,6 @@ def one_line_error(r, *needles):
     assert r.stderr.startswith("wadkit: "), r.stderr
     for n in needles:
         assert n in r.stderr, r.stderr
-
-
-def level(text=True, map_=True, stpc=False) -> bytes:
-    """One tile (a unit quad on texture 0 over a collision quad at y 1), or
-    the same level without its TEXT / MAP chunk, with or without one STPC
-    object model."""
-    verts = [(-.5, 0, -.5, 0, 1, 0), (.5, 0, -.5, 0, 1, 0),
-             (.5, 0, .5, 0, 1, 0), (-.5, 0, .5, 0, 1, 0)]
-    model = L.Model(verts, [(0x808, 0, 1, 2, 0), (0x818, 0, 2, 3, 0)],
-                    coll_quad(), (1, 0, 0))
-    tile = L.Tile(3.5, 1.0, -2.5, 0, 0,
-                  colors=L.color_block(4, [[(128, 128, 128, 0)] * 4]))
-    obj = L.Model(verts[:3], [(0, 0, 1, 2, 0)])
-    return L.level(
-        trak_payload=L.trak([model]),
-        map_payload_=L.map_payload(8, 8, [tile]) if map_ else None,
-        stpc_payload=L.stpc([obj]) if stpc else None,
-        text_payload=T.text(pages=[T.page_rgb16(2, 2, PAGE_WORDS)],
-                            entries=[T.entry(0, 0, -1, 0, 1, 0, 1)]) if text else None)
 
 
 # ---------------------------------------------------------------- floor
@@ -302,3 +277,47 @@ def test_error_names_the_file_the_command_was_reading(write, tmp_path):
     r = run("import-mesh", base, str(mesh), str(tmp_path / "new.wad"))
     one_line_error(r, f"wadkit: {base}: ")
     assert not (tmp_path / "new.wad").exists()
+
+
+def test_ctrl_c_stops_a_batch_quietly(write, tmp_path):
+    """SIGINT during a pooled batch: exit 130 (128 + SIGINT), no traceback
+    from the parent or a worker, and the levels not yet started are not
+    converted."""
+    import signal
+    data, _ = L.realistic_level(n_tiles=300)
+    files = [write(f"l{i}.wad", data) for i in range(12)]
+    p = subprocess.Popen([sys.executable, "-m", "wadkit", "convert", *files, "-o",
+                          str(tmp_path / "o"), "--collision", "-j", "2"],
+                         stderr=subprocess.PIPE, text=True)
+    first = p.stderr.readline()              # the first level is done
+    assert first.startswith("[") and " 1/12 " in first, first
+    p.send_signal(signal.SIGINT)
+    rest = p.stderr.read()
+    assert p.wait(timeout=120) == 130, rest
+    assert "Traceback" not in rest and "KeyboardInterrupt" not in rest, rest
+    assert len(os.listdir(tmp_path / "o")) < 12
+
+
+def test_demo_and_info_count_tiles_alike(tmp_path):
+    """The demo's line and `info` both give the MAP's tiles and those with
+    faces (one definition: commands.eng_counts), and a converted world has
+    one node per tile with faces."""
+    r = run("demo", str(tmp_path))
+    assert r.returncode == 0, r.stderr
+    wad = str(tmp_path / "sample_eng.wad")
+    c = json.loads(run("info", wad, "--json").stdout)["counts"]
+    line = next(x for x in r.stdout.splitlines() if x.startswith(wad + ":"))
+    assert line.endswith(f"{c['triangles']} triangles in {c['tiles']} tiles "
+                         f"({c['tiles_with_faces']} with faces)"), line
+    assert f"tiles {c['tiles']} ({c['tiles_with_faces']} with faces)" in run("info", wad).stdout
+    gltf, _ = G.read_glb((tmp_path / "sample_eng.glb").read_bytes())
+    world = next(n for n in gltf["nodes"] if n.get("name") == "world")
+    assert len(world["children"]) == c["tiles_with_faces"] < c["tiles"]
+
+
+def test_an_argument_the_api_refuses_is_one_line(write, tmp_path):
+    src = write("x.bin", b"some bytes to compress" * 10)
+    out = tmp_path / "x.lz"
+    assert run("lz", "c", src, str(out)).returncode == 0
+    one_line_error(run("lz", "d", str(out), str(tmp_path / "y"), "--max-size", "-1"),
+                   "max_size")

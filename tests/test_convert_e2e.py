@@ -37,24 +37,28 @@ def coll_quad(material=0) -> bytes:
 # page 0: 2×2 ABGR1555, row-major: red, transparent, green + bit 15, blue
 PAGE_WORDS = [0x001F, 0x0000, 0x83E0, 0x7C00]
 PAGE_RGBA = np.array([[[255, 0, 0, 255], [0, 0, 0, 0]],
-                      [[0, 255, 0, 128], [0, 0, 255, 255]]], np.uint8)
+                      [[0, 255, 0, 255], [0, 0, 255, 255]]], np.uint8)   # bit 15: opaque
 
 
-def small_level() -> bytes:
+def small_level(text=True, map_=True, stpc=False) -> bytes:
     """One tile: a unit quad (export space, y 0) at A (3.5, 1, -2.5), rot 0,
     faces 0x808 (first quad half) and 0x818 (second half) on texture 0
-    (page 0, u 0..1, v 0..1), a collision quad, grey vertex colours."""
+    (page 0, u 0..1, v 0..1), a collision quad, grey vertex colours. Or
+    the same level without its TEXT / MAP chunk, with or without an STPC
+    chunk of one object model (a triangle)."""
     verts = [(-.5, 0, -.5, 0, 1, 0), (.5, 0, -.5, 0, 1, 0),
              (.5, 0, .5, 0, 1, 0), (-.5, 0, .5, 0, 1, 0)]
     model = L.Model(verts, [(0x808, 0, 1, 2, 0), (0x818, 0, 2, 3, 0)],
                     coll_quad(), (1, 0, 0))
     tile = L.Tile(3.5, 1.0, -2.5, 0, 0,
                   colors=L.color_block(4, [[(128, 128, 128, 0)] * 4]))
-    text = T.text(pages=[T.page_rgb16(2, 2, PAGE_WORDS)],
-                  entries=[T.entry(0, 0, -1, 0, 1, 0, 1)])
+    text_ = T.text(pages=[T.page_rgb16(2, 2, PAGE_WORDS)],
+                   entries=[T.entry(0, 0, -1, 0, 1, 0, 1)])
+    obj = L.Model(verts[:3], [(0, 0, 1, 2, 0)])
     return L.level(trak_payload=L.trak([model]),
-                   map_payload_=L.map_payload(8, 8, [tile]),
-                   text_payload=text)
+                   map_payload_=L.map_payload(8, 8, [tile]) if map_ else None,
+                   stpc_payload=L.stpc([obj]) if stpc else None,
+                   text_payload=text_ if text else None)
 
 
 # Hand-derived, file space (x, y, -z of the export-space world position):

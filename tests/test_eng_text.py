@@ -37,8 +37,8 @@ def test_rgb16_page_hand_values():
     # 5 -> 8 bits: (v << 3) | (v >> 2); 5 -> 41, 10 -> 82, 20 -> 165
     assert pg.rgba.tolist() == [
         [[0, 0, 0, 0], [255, 0, 0, 255], [0, 255, 0, 255], [0, 0, 255, 255]],
-        [[255, 255, 255, 255], [0, 0, 0, 128], [0, 255, 0, 128], [41, 82, 165, 255]],
-    ]
+        [[255, 255, 255, 255], [0, 0, 0, 255], [0, 255, 0, 255], [41, 82, 165, 255]],
+    ]   # bit 15 does not make a texel transparent: only the value 0 does
 
 
 def test_pal8_page_uses_the_palette_its_entries_name():
@@ -51,10 +51,10 @@ def test_pal8_page_uses_the_palette_its_entries_name():
     (pg,) = lvl.pages
     assert (pg.kind, pg.flags, pg.palette) == ("pal8", 0, 1)
     assert pg.rgba.tolist() == [[[0, 0, 0, 0], [255, 0, 0, 255]],
-                                [[0, 255, 0, 128], [255, 0, 0, 255]]]
+                                [[0, 255, 0, 255], [255, 0, 0, 255]]]
     idx, colors, extra = lvl.palettes[1]
     assert idx == 9 and extra.tolist() == [1, 2, 3]
-    assert colors.tolist() == [[0, 0, 0, 0], [255, 0, 0, 255], [0, 255, 0, 128]]
+    assert colors.tolist() == [[0, 0, 0, 0], [255, 0, 0, 255], [0, 255, 0, 255]]
     assert lvl.palettes[0].index == 7
 
 
@@ -73,7 +73,7 @@ def test_rle16_runs_of_each_sign():
     assert (pg.kind, pg.flags) == ("rle16", 0x80)
     assert pg.rgba.reshape(-1, 4).tolist() == (
         [[255, 0, 0, 255], [0, 255, 0, 255]] + [[0, 0, 255, 255]] * 5
-        + [[0, 0, 0, 128]])
+        + [[0, 0, 0, 255]])
 
 
 def test_rle16_longest_runs():
@@ -108,19 +108,72 @@ def test_every_abgr1555_value_round_trips_with_bit_15():
 
 # ---------------------------------------------------------------- encoding
 
-def test_encode_rules_transparent_bit15_and_opaque_black():
-    lvl = level(T.text(pages=[T.page_rgb16(5, 1, [0] * 5)]))
+def test_encode_rules_transparent_and_opaque_black():
+    lvl = level(T.text(pages=[T.page_rgb16(6, 1, [0] * 6)]))
     lvl.set_page_rgba(0, rgba([[
-        [200, 100, 50, 0],    # alpha 0 -> 0 whatever the colour
-        [0, 0, 0, 255],       # opaque black would be 0: -> R = 1
-        [1, 3, 2, 255],       # quantises to 0: brightest channel G -> 1
-        [132, 0, 0, 100],     # alpha 1..254 -> bit 15; 132 -> 16
+        [200, 100, 50, 0],    # alpha < 128 -> 0 whatever the colour
+        [0, 0, 0, 255],       # opaque black would be 0: -> 0x8000
+        [1, 3, 2, 255],       # quantises to 0 as well -> 0x8000
+        [132, 0, 0, 127],     # alpha 127 -> transparent
+        [132, 0, 0, 128],     # alpha 128 -> opaque; 132 -> 16, bit 15 clear
         [130, 124, 255, 255], # 130 -> 16 (132 nearer than 123), 124 -> 15
     ]]))
     (pg,) = T.read_pages(bytes(lvl.chunk("TEXT")))
-    assert pg["words"] == [0x0000, 0x0001, 0x0020, 0x8010,
+    assert pg["words"] == [0x0000, 0x8000, 0x8000, 0x0000, 0x0010,
                            16 | 15 << 5 | 31 << 10]
-    assert lvl.pages[0].rgba[0, 1].tolist() == [8, 0, 0, 255]
+    assert lvl.pages[0].rgba[0, 1].tolist() == [0, 0, 0, 255]
+
+
+def test_bit_15_comes_from_the_pixel_it_replaces():
+    # the page: bit 15 on pixels 0, 1, 3; pixel 2 transparent; 4 clear
+    words = [0x801F, 0x83E0, 0x0000, 0xFC00, 0x03FF]
+    lvl = level(T.text(pages=[T.page_rgb16(5, 1, words)]))
+    px = lvl.pages[0].rgba.copy()
+    px[0, 0] = [255, 0, 0, 255]     # the same colour: the word as it was
+    px[0, 1] = [0, 0, 255, 255]     # another colour: keeps its pixel's bit 15
+    px[0, 2] = [0, 255, 0, 255]     # was transparent: the page's majority (set)
+    px[0, 4] = [255, 255, 255, 255] # another colour, its pixel had bit 15 clear
+    lvl.set_page_rgba(0, px)
+    (pg,) = T.read_pages(bytes(lvl.chunk("TEXT")))
+    assert pg["words"] == [0x801F, 0xFC00, 0x83E0, 0xFC00, 0x7FFF]
+
+
+def test_every_page_kind_decodes_alpha_0_exactly_for_the_value_0():
+    words = list(range(65536))
+    pal = T.palette([0x0000, 0x8000, 0x801F, 0x7FFF, 0x0001])
+    stream = T.literal(words[:30000]) + T.repeat(5536, 0x8000) + T.literal(words[35536:])
+    payload = T.text(palettes=[pal],
+                     pages=[T.page_rgb16(256, 256, words),
+                            T.page_rle16(256, 256, stream),
+                            T.page_pal8(5, 1, bytes([0, 1, 2, 3, 4]))],
+                     entries=[T.entry(page=2, page2=0)])
+    lvl = level(payload)
+    expect = [words, T.rle16_decode(stream, 65536), [0x0000, 0x8000, 0x801F, 0x7FFF, 0x0001]]
+    for pg, values in zip(lvl.pages, expect):
+        alpha = pg.rgba[..., 3].reshape(-1)
+        values = np.array(values)
+        assert set(alpha.tolist()) == {0, 255}
+        np.testing.assert_array_equal(alpha == 0, values == 0)
+
+
+def test_decode_encode_returns_every_page_kind_byte_for_byte():
+    # the builder's own streams (not the ones our encoder would write), with
+    # bit 15 on some pixels and not on others, and a pal8 page whose palette
+    # holds one colour twice
+    pal = T.palette([0x0000, 0x801F, 0x001F, 0x7FFF, 0x8000])
+    stream = (T.literal([0x801F, 0x001F]) + T.repeat(2, 0x7FFF) + T.repeat(3, 0xFFFF)
+              + T.literal([0x8000, 0x0000, 0x0421]) + T.repeat(6, 0x8421))
+    payload = T.text(palettes=[pal],
+                     pages=[T.page_pal8(4, 2, bytes([0, 1, 2, 3, 4, 2, 1, 0])),
+                            T.page_rgb16(4, 2, [0x801F, 0x001F, 0, 0x8000,
+                                                0xFFFF, 0x7FFF, 0x8421, 0x0421], flags=5),
+                            T.page_rle16(4, 4, stream, flags=0x81)],
+                     entries=[T.entry(page=0, page2=0)])
+    lvl = level(payload)
+    for i in range(3):
+        lvl.set_page_rgba(i, lvl.pages[i].rgba.copy())
+        assert not lvl.pages[i].replaced
+    assert bytes(lvl.chunk("TEXT")) == payload
 
 
 def test_rle16_reencode_round_trip_and_stream_shape():
@@ -146,10 +199,13 @@ def test_rle16_encoder_round_trip_property(runs):
     words = [w for n, w in runs for _ in range(n)]
     n = len(words)
     target = level(T.text(pages=[T.page_rgb16(n, 1, words)])).pages[0].rgba
-    lvl = level(T.text(pages=[T.page_rle16(n, 1, T.repeat(n, 0x7FFF))]))
+    start = T.page_rle16(n, 1, T.repeat(n, 0x7FFF))
+    lvl = level(T.text(pages=[start]))
     lvl.set_page_rgba(0, target)
     (pg,) = T.read_pages(bytes(lvl.chunk("TEXT")))
-    if pg["flags"] & 0x80:
+    if words == [0x7FFF] * n:                            # the pixels it holds:
+        assert pg["record"] == start                     # kept byte for byte
+    elif pg["flags"] & 0x80:
         assert T.rle16_decode(pg["words"], n) == words   # reference decoder
         assert len(pg["words"]) <= n                     # never past raw
         assert n == 1 or all(s != n - 1 for s, _ in T.rle16_runs(pg["words"]))
@@ -197,13 +253,15 @@ def test_pal8_requantises_to_its_palette():
 
 
 def test_pal8_with_two_palettes_refuses():
-    pals = [T.palette([0x001F]), T.palette([0x03E0])]
+    pals = [T.palette([0x001F, 0x7C00]), T.palette([0x03E0, 0x7C00])]
     payload = T.text(palettes=pals, pages=[T.page_pal8(1, 1, b"\x00")],
                      entries=[T.entry(page=0, page2=0), T.entry(page=0, page2=1)])
     lvl = level(payload)
     assert lvl.pages[0].palette_shared
+    lvl.set_page_rgba(0, lvl.pages[0].rgba.copy())    # unchanged: no refusal
+    assert bytes(lvl.chunk("TEXT")) == payload
     with pytest.raises(wadkit.LimitError, match="more than one palette"):
-        lvl.set_page_rgba(0, rgba([[[255, 0, 0, 255]]]))
+        lvl.set_page_rgba(0, rgba([[[0, 0, 255, 255]]]))
 
 
 def test_set_page_rgba_checks_shape_and_dtype():

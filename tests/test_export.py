@@ -84,6 +84,8 @@ def test_eng_materials_alpha_flat_and_double_sided():
     assert by_name["page00_b0"].alpha == "MASK"
     assert by_name["page00_b0"].image == 0
     assert by_name["page01_b2_2s"].alpha == "BLEND"
+    assert by_name["page01_b2_2s"].color[3] == 0.5      # texels are opaque
+    assert by_name["page00_b0"].color[3] == 1.0
     assert by_name["page01_b2_2s"].double_sided
     flat = by_name["flat_ff0033_b0"]
     assert flat.image is None and flat.color == (1.0, 0.0, 0.2, 1.0)
@@ -135,6 +137,7 @@ def test_glb_materials_and_embedded_png():
     assert mats["page00_b0"]["alphaMode"] == "MASK"
     assert mats["page00_b0"]["alphaCutoff"] == 0.5
     assert mats["page01_b2_2s"]["alphaMode"] == "BLEND"
+    assert mats["page01_b2_2s"]["pbrMetallicRoughness"]["baseColorFactor"][3] == 0.5
     assert mats["page01_b2_2s"]["doubleSided"] is True
     assert mats["flat_ff0033_b0"]["pbrMetallicRoughness"]["baseColorFactor"] == \
         [1.0, 0.0, 0.2, 1.0]

@@ -178,10 +178,11 @@ def test_new_level_layout_by_hand():
     assert sizes["MAP "] == 12 + 12 + 256 + 24 + 10
     assert sizes["INFO"] == 4 and sizes["WFPC"] == 4
     text = bytes(lvl.chunk("TEXT"))
-    # palette: count 1, index 0, 3 colours; opaque black becomes 0x0001 (0
-    # would be transparent), red 0x001F; then 3 extra bytes, then 3 pages
-    assert struct.unpack_from("<III3H3BI", text, 0) == (1, 0, 3, 0x0001, 0x001F,
-                                                         0x0001, 0, 0, 0, 3)
+    # palette: count 1, index 0, 3 colours; opaque black becomes 0x8000 (0
+    # would be transparent; bit 15 alone is black and opaque), red 0x001F;
+    # then 3 extra bytes, then 3 pages
+    assert struct.unpack_from("<III3H3BI", text, 0) == (1, 0, 3, 0x8000, 0x001F,
+                                                         0x8000, 0, 0, 0, 3)
     # pal8 page: flags 0, 2×2, the indices as given
     assert struct.unpack_from("<III4B", text, 25) == (0, 2, 2, 0, 1, 2, 1)
     # rle16 page (after pal8 16 bytes, rgb16 24): flags 0x80, 4×4, byte

@@ -28,4 +28,4 @@ def test_textures_all_page_kinds(write, tmp_path):
     got = [export.read_png(tmp_path / "out" / f"page_{i:02d}.png") for i in range(3)]
     np.testing.assert_array_equal(got[0], [[[0, 0, 255, 255], [255, 0, 0, 255]]])
     np.testing.assert_array_equal(got[1], [[[0, 255, 0, 255], [0, 0, 0, 0]]])
-    np.testing.assert_array_equal(got[2], [[[255, 0, 0, 128]] * 3])
+    np.testing.assert_array_equal(got[2], [[[255, 0, 0, 255]] * 3])   # bit 15: opaque

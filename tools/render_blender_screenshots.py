@@ -1,11 +1,13 @@
 """Render the screenshots of docs/blender.md headless (Cycles, CPU).
 
     PYTHONPATH=. ~/.cache/wadkit/bpy-venv-*/bin/python tools/render_blender_screenshots.py docs/img
+    ... render_blender_screenshots.py docs/img rc2_level   # only that one
 
 Imports through the operators and renders: the ENG sample level of
 wadkit.samples (textured, vertex colours), the small test level of
 tests/blender/levels.py with its collision collection (ground materials),
-the RC2 sample terrain, and the editing workflow of docs/blender.md on the
+the RC2 sample terrain, a generated whole RC2 level (tests/builders/rc2_world.py:
+ties, shrubs, mobys, sky, collision), and the editing workflow of docs/blender.md on the
 from-spec terrain level (tests/builders/eng_terrain.py): import, tile
 edits, a collision edit, a new object, and the exported level imported
 again."""
@@ -120,9 +122,31 @@ def main(outdir):
     setup_render(os.path.join(outdir, "blender_rc2_terrain.png"))
     camera((-30, -30, 60), (64, 64, 0), lens=30)
     render(os.path.join(outdir, "blender_rc2_terrain.png"))
+    rc2_level(outdir, tmp)
     editing(outdir, tmp)
     sys.stdout.flush()
     os._exit(0)   # bpy 4.5's exit handlers can deadlock (tests/blender/conftest.py)
+
+
+def rc2_level(outdir, tmp):
+    """A generated whole RC2 level (tests/builders/rc2_world.py): terrain,
+    ties, shrubs, mobys, the sky dome around it and the collision as wire."""
+    from builders import rc2_world
+    data, _ = rc2_world.world(patches=196, ties=70, shrubs=700, mobys=90,
+                              collision_side=60, seed=4)
+    path = os.path.join(tmp, "LEVEL9.WAD")
+    open(path, "wb").write(data)
+    bpy.ops.wm.read_factory_settings(use_empty=True)
+    bpy.ops.import_scene.wadkit_rc2(filepath=path)
+    out = os.path.join(outdir, "blender_rc2_level.png")
+    setup_render(out, 800, 450)
+    for ob in bpy.data.collections["LEVEL9 Sky"].objects:
+        ob.visible_shadow = False         # the dome must not shade the sun
+    _show_collision("LEVEL9")
+    for ob in bpy.data.collections["LEVEL9 Collision"].objects:
+        ob.location.z += 0.03             # just above the terrain
+    camera((2, 0, 26), (38, 36, 0), lens=22)   # inside the dome
+    render(out)
 
 
 def _show_collision(name):
@@ -227,4 +251,9 @@ def editing(outdir, tmp):
 
 
 if __name__ == "__main__":
+    if sys.argv[2:3] == ["rc2_level"]:        # that picture alone
+        blender_addon.register()
+        rc2_level(sys.argv[1], tempfile.mkdtemp())
+        sys.stdout.flush()
+        os._exit(0)
     main(sys.argv[1] if len(sys.argv) > 1 else "docs/img")

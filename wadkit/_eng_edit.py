@@ -314,7 +314,9 @@ class LevelEdit:
         zones: "keep" (the cells' zones) or "flat" (every cell zone 0, zone 0
         sees all). The cells must lie in the level's grid. Returns
         {first_tile, n_tiles, first_model, n_models, dropped_degenerate,
-        dropped_collision, collision_split, uv_inexact, uv_nearest}."""
+        dropped_collision, collision_split, uv_inexact, uv_nearest,
+        uv_fitted (triangles whose entry and corner flags the fit chose),
+        uv_max_error (texels)}."""
         op = "add_mesh"
         if zones not in ("keep", "flat"):
             raise ValueError(f"{op}: zones must be 'keep' or 'flat', not {zones!r}")
@@ -419,7 +421,7 @@ class LevelEdit:
         edits = self._edits
         def tiles_of(op):
             return sorted({t for e in edits if e["op"] == op for t in e["tiles"]})
-        fits = [e for e in edits if e["op"] == "set_geometry"]
+        fits = [e for e in edits if e["op"] in ("set_geometry", "add_mesh")]
         warn = list(out["warnings"])
         for e in edits:
             warn += e["warnings"]

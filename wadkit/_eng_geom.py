@@ -183,6 +183,14 @@ class GeometryMixin:
     def animation_layout(self) -> str | None:
         return self._geom.animation_layout
 
+    def bone_matrices(self, animation: int, space: str = "file") -> np.ndarray:
+        """The bone matrices of one STPC animation as the renderer applies
+        them: (nFrames, nBones, 4, 4) float32, each acting on column vectors
+        (p' = M @ (x, y, z, 1)) and taking a vertex of that bone (as
+        lvl.objects gives it, in `space`) to its place in the model at that
+        frame. docs/formats/eng.md "STPC animations"."""
+        return _core.eng_bone_matrices(self.animations[animation]["matrices"], space)
+
     @property
     def tiles(self) -> Tiles:
         return self._derived("tiles", lambda g: Tiles(g.tiles("file")))

@@ -71,3 +71,24 @@ class Textures:
         self.core.set_page_rgba(i, np.ascontiguousarray(rgba))
         self._pages = None
         return self.core.build()
+
+    def add_page(self, rgba, kind: str) -> tuple[int, bytes]:
+        """Append a 16-bit page; returns (its index, the new TEXT payload)."""
+        rgba = np.asarray(rgba)
+        if rgba.dtype != np.uint8:
+            raise TypeError(f"page pixels must be uint8 RGBA, not {rgba.dtype}")
+        i = self.core.add_page(np.ascontiguousarray(rgba), kind)
+        self._pages = None
+        return i, self.core.build()
+
+    def add_entry(self, flags: int, page: int, palette: int, uv) -> tuple[int, bytes]:
+        """Append a texture-table entry (uv = u0, v0, u1, v1 as stored);
+        returns (its index, the new TEXT payload)."""
+        u0, v0, u1, v1 = (int(x) for x in uv)
+        i = self.core.add_entry(int(flags), int(page), int(palette), u0, u1, v0, v1)
+        return i, self.core.build()
+
+    def add_flat_entry(self, flags: int, rgb) -> tuple[int, bytes]:
+        r, g, b = (int(x) for x in rgb)
+        i = self.core.add_flat_entry(int(flags), r, g, b)
+        return i, self.core.build()

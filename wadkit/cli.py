@@ -186,16 +186,17 @@ def main(argv: list[str] | None = None) -> int:
         with warnings.catch_warnings():
             # a wadkit warning is one line naming the file, as errors are
             def show(message, category, filename, lineno, file=None, line=None):
-                text = str(message) if issubclass(category, WadWarning) else \
-                    f"{message} ({category.__name__})"
-                print(commands.warning_line(where(), text), file=sys.stderr)
+                print(commands.warning_line(where(), message, category), file=sys.stderr)
             warnings.showwarning = show
             rc = args.func(args)
         sys.stdout.flush()
         return rc
     except BrokenPipeError:
         return _quiet_closed_pipe()
-    except commands.EXPECTED as exc:
+    except KeyboardInterrupt:    # Ctrl-C: 128 + SIGINT, as a shell reports it
+        print(file=sys.stderr)
+        return 130
+    except commands.USER_ERRORS as exc:
         if args.debug:
             raise
         print(commands.error_line(where(), exc), file=sys.stderr)

@@ -14,7 +14,7 @@ import warnings
 import numpy as np
 
 from . import FormatError, WadWarning
-from ._convert import (EXPECTED, UsageError, cmd_convert, error_line,  # noqa: F401 (cli)
+from ._convert import (USER_ERRORS, UsageError, cmd_convert, error_line,  # noqa: F401 (cli)
                        warning_line)
 from .export.levels import lacks_chunk, missing_chunk
 from .detect import open as open_level
@@ -393,10 +393,16 @@ def register(sub) -> None:
     p.add_argument("--format", choices=FORMATS,
                    help="default: from the output's extension, else glb")
     p.add_argument("--collision", action="store_true",
-                   help="add the collision polygons as a 'collision' node tree (ENG)")
+                   help="add the collision polygons as a 'collision' node tree")
     p.add_argument("--objects", action="store_true",
                    help="add the object (STPC) models side by side (ENG)")
-    p.add_argument("--lod", type=int, default=0, help="terrain LOD (RC2)")
+    p.add_argument("--sky", action="store_true",
+                   help="add the sky shells as a 'sky' node tree around the level (RC2)")
+    p.add_argument("--instancing", choices=("auto", "gpu", "nodes"), default="auto",
+                   help="ties, shrubs, mobys (RC2): EXT_mesh_gpu_instancing (gpu), a "
+                        "node per instance sharing its class mesh (nodes), or gpu for "
+                        "layers of more than 256 instances (auto)")
+    p.add_argument("--lod", type=int, default=0, help="terrain and tie LOD (RC2)")
     p.add_argument("-j", "--jobs", type=int, default=0, metavar="N",
                    help="levels converted at once, each in its own process "
                         "(default: one per CPU core; 1: in this process)")

@@ -143,6 +143,39 @@ class Level(GeometryMixin, ImportMixin, EditMixin, FloorMixin):
         self.replace_chunk("TEXT", tex.set_page_rgba(i, rgba))
         self._text_src = self._replaced[self._index("TEXT")]
 
+    def add_page(self, rgba, kind: str | None = None) -> int:
+        """Append a texture page from (H, W, 4) uint8 RGBA (256 × 256 like
+        the game's pages: UVs count in 1/256 of a page); kind 'rgb16' or
+        'rle16', None: the kind most of the level's 16-bit pages have
+        (rle16 without any). Returns its index. Raises wadkit.LimitError
+        when the TEXT already has 128 pages (an entry names its page in an
+        i8). docs/formats/eng.md "TEXT"."""
+        tex = self._textures()
+        if kind is None:
+            kinds = [p.kind for p in tex.pages if p.kind != "pal8"]
+            kind = "rgb16" if kinds.count("rgb16") > kinds.count("rle16") else "rle16"
+        i, payload = tex.add_page(rgba, kind)
+        self.replace_chunk("TEXT", payload)
+        return i
+
+    def add_texture_entry(self, page: int, uv, flags: int = 0, palette: int = -1) -> int:
+        """Append a texture-table entry: page, uv = (u0, v0, u1, v1) as
+        lvl.textures["uv"] gives them (u1, v1 inclusive, 0..255), flags u16
+        (bits 12-14 the blend mode; bit 0 a flat colour), palette = byte 3.
+        Existing entries keep their indices. Returns its index. Raises
+        wadkit.LimitError past 65536 entries."""
+        i, payload = self._textures().add_entry(flags, page, palette, uv)
+        self.replace_chunk("TEXT", payload)
+        return i
+
+    def add_flat_entry(self, rgb, flags: int = 0) -> int:
+        """Append a flat-colour texture entry of colour rgb (3 bytes) with
+        flags (bit 0, "flat", is set; bits 12-14 the blend mode). Returns its
+        index. Raises wadkit.LimitError past 65536 entries."""
+        i, payload = self._textures().add_flat_entry(flags, rgb)
+        self.replace_chunk("TEXT", payload)
+        return i
+
 
 def open(path: str | os.PathLike) -> Level:
     """Open an ENG level WAD (memory-mapped). Raises wadkit.FormatError."""

@@ -10,6 +10,7 @@
     lvl.terrain(lod=0)  # tfrag terrain as NumPy arrays (see Level.terrain)
     lvl.patches       # per tfrag patch: counts, bounding sphere, flags
     lvl.tfrag_textures  # list of (H, W, 4) uint8 RGBA
+    lvl.textures("tie")  # the tie (moby, shrub) texture table, the same way
     lvl.collision()   # collision mesh: positions, triangles, tag, quads
     lvl.collision_octants()  # the collision octants as stored
     lvl.sky()         # sky shells, clusters, textures
@@ -38,6 +39,8 @@ from ._core import FormatError
 from .lz import DEFAULT_MAX_SIZE
 
 TEXTURE_ENTRY = 16
+# texture tables of the core header: kind -> offset of its {count, offset}
+TEXTURE_TABLES = {"tfrag": 0x30, "moby": 0x38, "tie": 0x40, "shrub": 0x48}
 
 
 def _format_error(message: str, offset: int | None, context: str):
@@ -148,14 +151,32 @@ class Level:
     @cached_property
     def tfrag_textures(self) -> list:
         """The tfrag texture table decoded to (H, W, 4) uint8 RGBA."""
-        count, offset = self.core_header["tfrag_textures"]
+        return self.textures("tfrag")
+
+    def textures(self, kind: str = "tfrag") -> list:
+        """A texture table of the core header decoded to (H, W, 4) uint8
+        RGBA: "tfrag" (0x30), "moby" (0x38), "tie" (0x40) or "shrub"
+        (0x48); class meshes name their textures through the class's
+        slots into the table of their kind (docs/formats/rc2.md,
+        "Textures"). Decoded once per kind."""
+        cache = self.__dict__.setdefault("_texture_cache", {})
+        if kind not in cache:
+            cache[kind] = self._decode_textures(kind)
+        return cache[kind]
+
+    def _decode_textures(self, kind: str) -> list:
+        if kind not in TEXTURE_TABLES:
+            raise ValueError(f"no {kind!r} texture table (one of "
+                             f"{', '.join(TEXTURE_TABLES)})")
+        count, offset = self.core_header[f"{kind}_textures"]
         index, data, gs = self.core_index, self.core_data, self.gs_ram
         base = self.core_header["textures_base"]
+        where = self.sections["core_index"][0]
         if count < 0 or offset < 0 or offset + count * TEXTURE_ENTRY > len(index):
             raise _format_error(
-                f"tfrag texture table ({count} entries at 0x{offset:x}) runs "
+                f"{kind} texture table ({count} entries at 0x{offset:x}) runs "
                 f"past the {len(index)}-byte core index",
-                self.sections["core_index"][0] + 0x30, "RC2 core header")
+                where + TEXTURE_TABLES[kind], "RC2 core header")
         out = []
         for i in range(count):
             e = offset + i * TEXTURE_ENTRY
@@ -168,9 +189,9 @@ class Level:
             if (w <= 0 or h <= 0 or data_ofs < 0 or px + w * h > len(data)
                     or palette < 0 or pal + 1024 > len(gs)):
                 raise _format_error(
-                    f"tfrag texture {i}: {w}x{h} pixels at core_data 0x{px:x} "
+                    f"{kind} texture {i}: {w}x{h} pixels at core_data 0x{px:x} "
                     f"or palette {palette} (gs_ram 0x{pal:x}) out of range",
-                    self.sections["core_index"][0] + e, "RC2 tfrag textures")
+                    where + e, f"RC2 {kind} textures")
             out.append(_core.tfrag_texture(data[px:px + w * h], w, h,
                                            gs[pal:pal + 1024]))
         return out

@@ -446,13 +446,15 @@ edit_add_mesh (EngEditObject *o, PyObject *args)
   if (!ok)
     wk_raise (st, error);
   else
-    result = Py_BuildValue ("{s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I}",
+    result = Py_BuildValue ("{s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:d}",
                             "first_tile", res.first_tile, "n_tiles", res.n_tiles,
                             "first_model", res.first_model, "n_models", res.n_models,
                             "dropped_degenerate", res.dropped_degenerate,
                             "dropped_collision", res.dropped_collision,
                             "collision_split", res.collision_split,
-                            "uv_inexact", res.uv_inexact, "uv_nearest", res.uv_nearest);
+                            "uv_inexact", res.uv_inexact, "uv_nearest", res.uv_nearest,
+                            "uv_fitted", res.uv_fitted,
+                            "uv_max_error", (double) res.uv_max_error);
 done:
   release (b, 3);
   release (ob, 6);

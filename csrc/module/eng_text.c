@@ -333,6 +333,121 @@ eng_text_build (EngTextObject *self, PyObject *unused)
   return wk_bytes_result (NULL, out, NULL); /* never fails */
 }
 
+/* add_page(rgba, kind) -> index: a new 16-bit page ('rgb16' / 'rle16'). */
+static PyObject *
+eng_text_add_page (EngTextObject *self, PyObject *args)
+{
+  PyObject *obj;
+  const char *kind_name;
+  if (!PyArg_ParseTuple (args, "Os:add_page", &obj, &kind_name))
+    return NULL;
+  WkModState *st = wk_state_from_type (Py_TYPE (self));
+  if (st == NULL)
+    return NULL;
+  WkEngPageKind kind;
+  if (strcmp (kind_name, "rgb16") == 0)
+    kind = WK_ENG_PAGE_RGB16;
+  else if (strcmp (kind_name, "rle16") == 0)
+    kind = WK_ENG_PAGE_RLE16;
+  else
+    {
+      PyErr_Format (PyExc_ValueError, "a new page is 'rgb16' or 'rle16', not '%s'",
+                    kind_name);
+      return NULL;
+    }
+  if (!PyArray_Check (obj) || PyArray_TYPE ((PyArrayObject *) obj) != NPY_UINT8
+      || PyArray_NDIM ((PyArrayObject *) obj) != 3
+      || PyArray_DIM ((PyArrayObject *) obj, 2) != 4)
+    {
+      PyErr_SetString (PyExc_ValueError, "a new page needs a uint8 array of "
+                       "shape (height, width, 4)");
+      return NULL;
+    }
+  npy_intp h = PyArray_DIM ((PyArrayObject *) obj, 0);
+  npy_intp w = PyArray_DIM ((PyArrayObject *) obj, 1);
+  if (h < 1 || w < 1 || h > WK_ENG_PAGE_MAX_SIDE || w > WK_ENG_PAGE_MAX_SIDE)
+    {
+      PyErr_Format (PyExc_ValueError, "a new page needs sides 1..%u, not %zd x %zd",
+                    WK_ENG_PAGE_MAX_SIDE, (Py_ssize_t) w, (Py_ssize_t) h);
+      return NULL;
+    }
+  PyArrayObject *arr = PyArray_GETCONTIGUOUS ((PyArrayObject *) obj);
+  if (arr == NULL)
+    return NULL;
+  GError *error = NULL;
+  gint index;
+  Py_BEGIN_ALLOW_THREADS
+  g_rw_lock_writer_lock (&self->lock);
+  index = wk_eng_text_add_page (self->text, PyArray_DATA (arr), (guint32) w,
+                                (guint32) h, kind, &error);
+  g_rw_lock_writer_unlock (&self->lock);
+  Py_END_ALLOW_THREADS
+  Py_DECREF (arr);
+  if (index < 0)
+    return wk_raise (st, error);
+  return PyLong_FromLong (index);
+}
+
+static PyObject *add_entry (EngTextObject *self, WkModState *st,
+                            const WkEngTexEntry *e);
+
+/* add_entry(flags, page, page2, u0, u1, v0, v1) -> index. */
+static PyObject *
+eng_text_add_entry (EngTextObject *self, PyObject *args)
+{
+  unsigned int flags, u0, u1, v0, v1;
+  int page, page2;
+  if (!PyArg_ParseTuple (args, "IiiIIII:add_entry", &flags, &page, &page2, &u0,
+                         &u1, &v0, &v1))
+    return NULL;
+  WkModState *st = wk_state_from_type (Py_TYPE (self));
+  if (st == NULL)
+    return NULL;
+  if (flags > 0xffff || page < -128 || page > 127 || page2 < -128 || page2 > 127
+      || u0 > 255 || u1 > 255 || v0 > 255 || v1 > 255)
+    {
+      PyErr_SetString (PyExc_ValueError, "texture entry: flags u16, page and "
+                       "page2 i8, u0 u1 v0 v1 bytes");
+      return NULL;
+    }
+  WkEngTexEntry e = { (guint16) flags, (gint8) page, (gint8) page2,
+                      (guint8) u0, (guint8) u1, (guint8) v0, (guint8) v1 };
+  return add_entry (self, st, &e);
+}
+
+/* add_flat_entry(flags, r, g, b) -> index: a flat-colour entry. */
+static PyObject *
+eng_text_add_flat_entry (EngTextObject *self, PyObject *args)
+{
+  unsigned int flags, rgb[3];
+  if (!PyArg_ParseTuple (args, "IIII:add_flat_entry", &flags, &rgb[0], &rgb[1], &rgb[2]))
+    return NULL;
+  WkModState *st = wk_state_from_type (Py_TYPE (self));
+  if (st == NULL)
+    return NULL;
+  if (flags > 0xffff || rgb[0] > 255 || rgb[1] > 255 || rgb[2] > 255)
+    {
+      PyErr_SetString (PyExc_ValueError, "flat entry: flags u16, r g b bytes");
+      return NULL;
+    }
+  guint8 c[3] = { (guint8) rgb[0], (guint8) rgb[1], (guint8) rgb[2] };
+  WkEngTexEntry e;
+  wk_eng_tex_flat_entry (c, (guint16) flags, &e);
+  return add_entry (self, st, &e);
+}
+
+static PyObject *
+add_entry (EngTextObject *self, WkModState *st, const WkEngTexEntry *e)
+{
+  GError *error = NULL;
+  g_rw_lock_writer_lock (&self->lock);
+  gint index = wk_eng_text_add_entry (self->text, e, &error);
+  g_rw_lock_writer_unlock (&self->lock);
+  if (index < 0)
+    return wk_raise (st, error);
+  return PyLong_FromLong (index);
+}
+
 /* eng_face_uvs(rect, face_flags) -> (3, 2) float32: the renderer's UV
  * corner rules (eng_uv.c), for callers that need them one face at a time. */
 static PyObject *
@@ -372,6 +487,12 @@ static PyMethodDef eng_text_methods[] = {
     "page_rgba(i) -> (height, width, 4) uint8" },
   { "set_page_rgba", (PyCFunction) eng_text_set_page_rgba, METH_VARARGS,
     "set_page_rgba(i, rgba): re-encode page i in its own kind" },
+  { "add_page", (PyCFunction) eng_text_add_page, METH_VARARGS,
+    "add_page(rgba, kind) -> index: a new 'rgb16' or 'rle16' page" },
+  { "add_entry", (PyCFunction) eng_text_add_entry, METH_VARARGS,
+    "add_entry(flags, page, page2, u0, u1, v0, v1) -> index: a new table entry" },
+  { "add_flat_entry", (PyCFunction) eng_text_add_flat_entry, METH_VARARGS,
+    "add_flat_entry(flags, r, g, b) -> index: a new flat-colour entry" },
   { "textures", (PyCFunction) eng_text_textures, METH_NOARGS,
     "textures() -> dict of arrays, one row per texture-table entry" },
   { "build", (PyCFunction) eng_text_build, METH_NOARGS,

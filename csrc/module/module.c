@@ -81,6 +81,8 @@ wk_exec (PyObject *module)
     return -1;
   if (wk_eng_color_register (module, st) < 0)
     return -1;
+  if (wk_eng_anim_register (module, st) < 0)
+    return -1;
   if (wk_lz_register (module, st) < 0)
     return -1;
   if (wk_rc2_register (module, st) < 0)

@@ -51,6 +51,7 @@ int wk_eng_edit_register (PyObject *module, WkModState *st);
 int wk_eng_text_register (PyObject *module, WkModState *st);
 int wk_eng_floor_register (PyObject *module, WkModState *st);
 int wk_eng_color_register (PyObject *module, WkModState *st);
+int wk_eng_anim_register (PyObject *module, WkModState *st);
 int wk_lz_register (PyObject *module, WkModState *st);
 int wk_rc2_register (PyObject *module, WkModState *st);
 int wk_rc2_tfrag_register (PyObject *module, WkModState *st);

@@ -33,6 +33,14 @@ else:
         return str(p), wad
 
     @pytest.fixture
+    def small(tmp_path):
+        """Path of the small hand-made level (levels.small_level)."""
+        import levels
+        p = tmp_path / "small.wad"
+        p.write_bytes(levels.small_level())
+        return str(p)
+
+    @pytest.fixture
     def scene(addon):
         """An empty scene, the add-on registered."""
         bpy.ops.wm.read_factory_settings(use_empty=True)

@@ -12,14 +12,17 @@ from builders import eng_text as T
 RED, GREEN, BLUE = 0x001F, 0x03E0, 0x7C00
 
 
-def small_level(tri_collision: bytes = b"") -> bytes:
+def small_level(tri_collision: bytes = b"", stpc: bytes | None = None,
+                text: bytes | None = None) -> bytes:
     """3 tiles of 2 models: tile 0 (model 0, rot 0), tile 1 (model 1, rot
     1024), tile 2 (model 0, rot 2048, two colour sets). Model 0 has two
     collision polygons: a floor quad of material 0x11 (water) and a triangle
     of material 3. Textures: 0 = page 0,
     1 = a flat colour, 2 = page 1 with blend mode 1. Page 0 is 4x4 RGB16 with
     a transparent texel, page 1 a 2x2 8-bit page on a 4-colour palette.
-    tri_collision: collision records for model 1 (none by default)."""
+    tri_collision: collision records for model 1 (none by default); stpc:
+    the STPC payload (default: one skinned model, no animations); text: the
+    TEXT payload (default: the one above)."""
     coll = (C.polygon([(-0.5, 0, -0.5), (-0.5, 0, 0.5), (0.5, 0, 0.5), (0.5, 0, -0.5)],
                       material=0x11)
             + C.polygon([(-0.5, 0.25, -0.5), (-0.5, 0.25, 0.0), (0.0, 0.25, -0.5)],
@@ -45,17 +48,61 @@ def small_level(tri_collision: bytes = b"") -> bytes:
     page0 = [RED] * 16
     page0[0] = 0
     page0[5] = GREEN | 0x8000
-    text = T.text(
+    text = text if text is not None else T.text(
         palettes=[T.palette([0, RED, GREEN, BLUE])],
         pages=[T.page_rgb16(4, 4, page0), T.page_pal8(2, 2, bytes([1, 2, 3, 1]))],
         entries=[T.entry(0, 0, -1, 0, 3, 0, 3),
                  T.entry(1, 0, -1, 0xFF, 0x80, 0x00, 0),      # flat colour ff8000
                  T.entry(0x1000, 1, -1, 0, 1, 0, 1)])
-    st = L.stpc([L.Model([(0, 0, 0, 0, 1, 0), (1, 0, 0, 0, 1, 0), (0, 1, 0, 0, 1, 0),
-                          (0, 0, 1, 0, 1, 0)], [(0, 0, 1, 2, 0), (0, 0, 2, 3, 0)],
-                         bones=[1, 3])])
+    st = stpc if stpc is not None else L.stpc([L.Model(
+        [(0, 0, 0, 0, 1, 0), (1, 0, 0, 0, 1, 0), (0, 1, 0, 0, 1, 0), (0, 0, 1, 0, 1, 0)],
+        [(0, 0, 1, 2, 0), (0, 0, 2, 3, 0)], bones=[1, 3])])
     return L.level(trak_payload=L.trak([quad, tri]), stpc_payload=st,
                    map_payload_=mp, text_payload=text)
+
+
+def objects_level(layout: str = "spec") -> bytes:
+    """small_level with three STPC models and three animations in the given
+    layout: model 0 rigid (a textured triangle on page 0, entry 0), model 1
+    skinned with bones [1, 3] (faces on entry 2: page 1, blend 1), model 2
+    skinned with 3 bones [2, 1, 1]; animation 0 (3 frames, 2 bones) and 1
+    (2 frames, 2 bones) fit model 1, animation 2 (2 frames, 5 bones) no
+    model. Frame matrices: L.turn_matrix turns, scales and moves."""
+    def mat(f, b):
+        return L.turn_matrix(0.4 * f + 0.9 * b + 0.2, (f + b) % 3,
+                             t=(0.5 * f, 0.25 * b, -0.3 * f), scale=1.0 + 0.2 * b)
+
+    v = [(0, 0, 0, 0, 1, 0), (1, 0, 0, 0, 1, 0), (0, 1, 0, 0, 1, 0), (0, 0, 1, 0, 1, 0)]
+    models = [L.Model(v[:3], [(0x800, 0, 1, 2, 0)]),
+              L.Model(v, [(0x800, 0, 1, 2, 2), (0x810, 0, 2, 3, 2)], bones=[1, 3]),
+              L.Model(v, [(0, 0, 1, 2, 1), (0, 1, 2, 3, 1)], bones=[2, 1, 1])]
+    anims = [L.animation(1, 3, 0, 2, 2, layout, matrix=mat),
+             L.animation(0, 2, 1, 0, 2, layout, seed=2, matrix=lambda f, b: mat(f + 5, b)),
+             L.animation(0, 2, 1, 0, 5, layout, seed=3)]
+    return small_level(stpc=L.stpc(models, anims, tail=b"strat data" * 3))
+
+
+def paint_level(extra_pages: int = 0) -> bytes:
+    """small_level with a page of each kind, each drawn by a face: page 0
+    rgb16 4x4 (tile 0's model, entry 0; texel 5 carries bit 15), page 1 pal8
+    2x2 (tile 1's model, entry 2, blend 1), page 2 rle16 8x8 in the
+    builder's own runs (an STPC object's face, entry 3), then extra_pages
+    1x1 rgb16 pages no entry draws (128 pages in all: a full TEXT)."""
+    page0 = [RED] * 16
+    page0[0] = 0
+    page0[5] = GREEN | 0x8000
+    rle = T.repeat(20, BLUE | 0x8000) + T.literal([RED, GREEN, 0, RED]) + T.repeat(40, GREEN)
+    pages = [T.page_rgb16(4, 4, page0), T.page_pal8(2, 2, bytes([1, 2, 3, 1])),
+             T.page_rle16(8, 8, rle)]
+    pages += [T.page_rgb16(1, 1, [RED])] * extra_pages
+    text = T.text(palettes=[T.palette([0, RED, GREEN, BLUE])], pages=pages,
+                  entries=[T.entry(0, 0, -1, 0, 3, 0, 3),
+                           T.entry(1, 0, -1, 0xFF, 0x80, 0x00, 0),
+                           T.entry(0x1000, 1, -1, 0, 1, 0, 1),
+                           T.entry(0, 2, -1, 0, 7, 0, 7)])
+    v = [(0, 0, 0, 0, 1, 0), (1, 0, 0, 0, 1, 0), (0, 1, 0, 0, 1, 0)]
+    st = L.stpc([L.Model(v, [(0x800, 0, 1, 2, 3)])])
+    return small_level(stpc=st, text=text)
 
 
 def undecodable_collision_level() -> bytes:

@@ -81,7 +81,8 @@ def level(path=None):
                 "blend": np.array([0, 2, 0], np.uint8)}
     objects = [NS(positions=np.array([[0, 0, 0], [1, 0, 0], [0, 1, 0], [0, 0, 1]], np.float32),
                   triangles=np.array([[0, 1, 2], [0, 2, 3], [0, 3, 1]], np.uint32),
-                  bone_counts=np.array([1, 3]))]
+                  bone_counts=np.array([1, 3]), face_texture=np.array([0, 0, 2]),
+                  face_flags=np.zeros(3, np.uint16))]
 
     def collision_polygons(model_ids):
         n = len(model_ids)
@@ -92,4 +93,4 @@ def level(path=None):
 
     return NS(path=path, world_mesh=world_mesh, tiles=tiles, pages=pages,
               textures=textures, objects=objects, zones=zones, models=models,
-              collision_polygons=collision_polygons)
+              collision_polygons=collision_polygons, animations=[])

@@ -15,13 +15,6 @@ from blender_addon import floor_tools, materials, operators
 pytestmark = pytest.mark.every_blender
 
 
-@pytest.fixture
-def small(tmp_path):
-    p = tmp_path / "small.wad"
-    p.write_bytes(levels.small_level())
-    return str(p)
-
-
 def test_floor_tools_have_undo_and_a_poll(scene, small):
     ops = (floor_tools.WADKIT_OT_floor_at_cursor, floor_tools.WADKIT_OT_select_needles)
     for op in ops:

@@ -84,8 +84,12 @@ def test_new_mesh_without_a_level_material_is_named(scene, terr, tmp_path):
     wm = new.world_mesh()
     faces = np.isin(wm["tile"], new_tiles(src, new))
     t = new.textures
-    for e in set(wm["texture"][faces].tolist()):          # a flat grey entry, said so
-        assert t["flat"][e] and t["color"][e].tolist() == [128, 128, 128]
+    # no image: a flat entry of its base colour as the colour picker shows
+    # it (Blender's default 0.8 linear = 231 display), said so (issue 15)
+    assert any("'plain', material 'My Paint' has no image" in n and "e7e7e7" in n
+               for n in notes), notes
+    for e in set(wm["texture"][faces].tolist()):
+        assert t["flat"][e] and t["color"][e].tolist() == [231, 231, 231]
 
 
 def test_ngons_are_triangulated_or_refused(scene, terr, tmp_path):

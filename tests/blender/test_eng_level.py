@@ -143,9 +143,12 @@ def test_small_level_collision(scene, small):
 
 def test_small_level_objects(scene, small):
     bpy.ops.import_scene.wadkit_eng(filepath=small)
-    (ob,) = bpy.data.collections["small Objects"].objects
+    # the skinned model: its mesh parented to an armature of two bones
+    arm, ob = sorted(bpy.data.collections["small Objects"].objects, key=lambda o: o.type)
+    assert (arm.type, ob.type, ob.parent) == ("ARMATURE", "MESH", arm)
     assert len(ob.data.polygons) == 2
     assert [g.name for g in ob.vertex_groups] == ["bone 0", "bone 1"]
+    assert [b.name for b in arm.data.bones] == ["bone 0", "bone 1"]
 
 
 def test_realistic_level_counts(scene, realistic):

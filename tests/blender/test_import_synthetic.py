@@ -116,7 +116,8 @@ def test_materials_and_images(scene):
 def test_objects_collection_with_bone_groups(scene):
     coll = import_eng(bpy.context, synthetic.level(), name="lvl")
     sub = coll.children["lvl Objects"]
-    (ob,) = sub.objects
+    arm, ob = sorted(sub.objects, key=lambda o: o.type)
+    assert (arm.type, ob.parent) == ("ARMATURE", arm)
     assert len(ob.data.polygons) == 3
     assert [g.name for g in ob.vertex_groups] == ["bone 0", "bone 1"]
     in_b1 = [v.index for v in ob.data.vertices

@@ -21,7 +21,7 @@ def rc2(tmp_path):
 def imported(path):
     assert bpy.ops.import_scene.wadkit_rc2(filepath=path, lod=0) == {"FINISHED"}
     root = bpy.data.collections["LEVEL0"]
-    (ob,) = root.objects
+    (ob,) = [o for o in root.all_objects if o.get("wadkit_kind") == "terrain"]
     return root, ob
 
 
@@ -125,3 +125,19 @@ def test_objects_it_cannot_write_are_reported(scene, rc2, tmp_path, capsys):
     assert any(n.startswith("my tie: not written") for n in notes)
     assert any(n.startswith("new terrain: not written") for n in notes)
     assert out.read_bytes() == rc2[1]          # nothing else changed
+
+
+def test_a_moved_instance_reaches_the_file(scene, rc2, tmp_path):
+    root, _ = imported(rc2[0])
+    lvl = wadkit.rc2.open(rc2[0])
+    (tie,) = [o for o in root.all_objects
+              if o.get("wadkit_kind") == "tie" and o["wadkit_instance"] == 1]
+    tie.location.x += 2.5
+    how, notes = __import__("blender_addon.export_rc2", fromlist=["x"]).export_rc2(
+        bpy.context, str(tmp_path / "moved.wad"))
+    assert "instances" in how
+    new = wadkit.rc2.open(str(tmp_path / "moved.wad"))
+    want = np.array(lvl.ties.matrix)
+    want[1, 0, 3] += 2.5
+    np.testing.assert_allclose(new.ties.matrix, want, atol=1e-4)
+    assert not any("tie" in n and "not written" in n and "#" in n for n in notes)

@@ -37,7 +37,8 @@ def test_eng_sample_imports_and_exports_unchanged(scene, samples, tmp_path):
 def test_rc2_sample_terrain(scene, samples):
     t = wadkit.rc2.open(samples["rc2"]).terrain(lod=0)
     assert bpy.ops.import_scene.wadkit_rc2(filepath=samples["rc2"]) == {"FINISHED"}
-    (ob,) = bpy.data.collections["sample_rc2"].objects
+    (ob,) = [o for o in bpy.data.collections["sample_rc2"].all_objects
+             if o.get("wadkit_kind") == "terrain"]
     assert len(ob.data.polygons) == n_good(t["triangles"])
     co = np.array([v.co for v in ob.data.vertices])
     np.testing.assert_allclose(co.min(axis=0), t["positions"].min(axis=0), atol=1e-5)

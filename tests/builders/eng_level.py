@@ -85,9 +85,11 @@ def trak(models) -> bytes:
 
 
 def animation(n_a, n_frames, flag, n_delta, n_bones, layout="spec",
-              seed=1) -> bytes:
+              seed=1, matrix=None) -> bytes:
     """An animation block with deterministic contents. Matrix k of frame f
-    holds the floats f*1000 + bone*100 + (0..15)."""
+    holds the floats f*1000 + bone*100 + (0..15), or matrix(f, bone): 16
+    floats in file order (the renderer's row-vector form, translation in
+    12..14)."""
     h = struct.pack("<8I", n_a, 0, n_frames, flag, n_delta, 0, n_bones, 0)
     out = h + b"".join(struct.pack("<I", seed * 7 + i) for i in range(n_a))
     if flag == 0:
@@ -105,8 +107,26 @@ def animation(n_a, n_frames, flag, n_delta, n_bones, layout="spec",
                 if n_delta & 1:
                     out += b"\0\0"
         for b in range(n_bones):
-            out += struct.pack("<16f", *[f * 1000 + b * 100 + k for k in range(16)])
+            m = matrix(f, b) if matrix else [f * 1000 + b * 100 + k for k in range(16)]
+            out += struct.pack("<16f", *m)
     return out
+
+
+def turn_matrix(angle: float, axis: int, t=(0.0, 0.0, 0.0), scale=1.0) -> list[float]:
+    """A rotation by angle (radians) about export-space axis 0/1/2, scaled,
+    then moved by t: 16 floats in the stored row-vector form (v' = v·M)."""
+    c, s_ = math.cos(angle) * scale, math.sin(angle) * scale
+    i, j = [(1, 2), (2, 0), (0, 1)][axis]
+    rows = [[scale if r == c_ else 0.0 for c_ in range(3)] for r in range(3)]
+    rows[axis][axis] = scale
+    rows[i][i], rows[i][j], rows[j][i], rows[j][j] = c, s_, -s_, c
+    return [x for r in rows for x in r + [0.0]] + list(t) + [1.0]
+
+
+def row_transform(m, v):
+    """v (3 floats) through a stored matrix: the row vector v·M (the
+    renderer's bone transform, public Croc 2 project)."""
+    return [sum(v[k] * m[4 * k + c] for k in range(3)) + m[12 + c] for c in range(3)]
 
 
 def stpc(models, anims=(), tail=b"") -> bytes:

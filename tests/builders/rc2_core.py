@@ -43,10 +43,13 @@ def entry(kind: str, offset: int, c: ClassSpec) -> bytes:
 
 def with_classes(core: bytes, classes: dict[str, list[ClassSpec]],
                  texture_counts: dict[str, int], index_at: int = 0x100,
-                 align: int = 0x40) -> tuple[bytes, dict[int, int], bytes, dict]:
+                 align: int = 0x40, texture_entries: dict[str, list[bytes]] | None = None
+                 ) -> tuple[bytes, dict[int, int], bytes, dict]:
     """Append every class's data to core (moby, tie, shrub order, each at an
     `align` boundary) and build the tables for core_index starting at
-    `index_at`. Returns (core_data, core header fields {offset: value},
+    `index_at`. texture_entries: the 16-byte texture entries of a kind's
+    table (default: texture_counts[kind] 8x8 entries at data offset 0,
+    palette 0). Returns (core_data, core header fields {offset: value},
     the core_index bytes from index_at on, {kind: [data offsets]})."""
     out = bytearray(core)
     offsets: dict[str, list[int]] = {}
@@ -69,9 +72,11 @@ def with_classes(core: bytes, classes: dict[str, list[ClassSpec]],
             table += entry(kind, off, c)
     for kind, (_, tex_slot, _) in KINDS.items():
         table += bytes(-(index_at + len(table)) % 0x10)
-        n = texture_counts.get(kind, 0)
+        given = (texture_entries or {}).get(kind)
+        n = texture_counts.get(kind, 0) if given is None else len(given)
         fields[tex_slot], fields[tex_slot + 4] = n, index_at + len(table)
-        table += b"".join(struct.pack("<ihhhhhh", 0, 8, 8, 1, 0, 0, 0) for _ in range(n))
+        table += b"".join(given) if given is not None else \
+            b"".join(struct.pack("<ihhhhhh", 0, 8, 8, 1, 0, 0, 0) for _ in range(n))
     return bytes(out), fields, bytes(table), offsets
 
 

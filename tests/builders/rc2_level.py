@@ -86,12 +86,14 @@ def level(*, variant: int = 0x60, level_id: int = 30, reverb: int = 5,
           gameplay: bytes | None = None,
           index_tail: bytes = bytes(range(0x44)),
           compress=wadlz.greedy_compress,
-          chunks: dict[int, bytes] | None = None) -> tuple[bytes, dict]:
+          chunks: dict[int, bytes] | None = None,
+          gs_ram: bytes | None = None) -> tuple[bytes, dict]:
     """A whole level file and a dict of where things went. index_tail: the
     core_index after its 0xbc-byte header (at least 0x44 bytes: the gs_ram
     and tfrag texture tables the default fields point at lie there);
     compress: the WAD-LZ encoder of both streams (builders.wadlz); chunks:
-    chunk extents by index (0..2), e.g. from chunk()."""
+    chunk extents by index (0..2), e.g. from chunk(); gs_ram: the
+    gs_ram section (default 1 KiB: one palette of bytes 0..255)."""
     core = core_plain() if core is None else core
     stream = compress(core) if core_stream is None else core_stream
     fields = {0x00: 1, 0x04: 0xBC,               # gs_ram {count, offset}
@@ -105,7 +107,7 @@ def level(*, variant: int = 0x60, level_id: int = 30, reverb: int = 5,
 
     # data extent: pair table, then the sections 0x10-aligned
     sections = [("overlay", b"\xab" * 0x20), ("core_index", core_index),
-                ("gs_ram", bytes(range(256)) * 4), ("hud_header", b"H" * 0x10),
+                ("gs_ram", bytes(range(256)) * 4 if gs_ram is None else gs_ram), ("hud_header", b"H" * 0x10),
                 ("hud_bank0", b"B" * 0x20), ("hud_bank1", b""),
                 ("hud_bank2", b""), ("hud_bank3", b""), ("hud_bank4", b""),
                 ("core_data", stream), ("transition_textures", b"T" * 0x30)]

@@ -14,15 +14,16 @@ import os
 import numpy as np
 
 from .gltf import build as build_gltf, glb_bytes, write_glb, write_gltf
-from .levels import eng_scene, lacks_chunk, level_scene, missing_chunk, rc2_scene
+from .levels import eng_scene, lacks_chunk, level_scene, missing_chunk
+from .rc2 import rc2_scene
 from .obj import write_obj
 from .png import png_bytes, read_png, write_png
-from .scene import Layer, Material, Scene
+from .scene import Instanced, Layer, Material, Scene
 
 FORMATS = ("glb", "gltf", "obj")
 _WRITERS = {"glb": write_glb, "gltf": write_gltf, "obj": write_obj}
 
-__all__ = ["FORMATS", "Layer", "Material", "Scene", "blender_expectation",
+__all__ = ["FORMATS", "Instanced", "Layer", "Material", "Scene", "blender_expectation",
            "build_gltf", "eng_scene",
            "export_level", "glb_bytes", "level_images", "level_scene",
            "png_bytes", "rc2_scene", "read_png", "summary", "write",
@@ -40,9 +41,12 @@ def write(scene: Scene, path: str | os.PathLike, format: str | None = None) -> s
 
 
 def export_level(lvl, path: str | os.PathLike, format: str | None = None, *,
-                 collision=False, objects=False, lod=0) -> dict:
-    """Open level → file. Returns summary() of what was written."""
-    scene = level_scene(lvl, collision=collision, objects=objects, lod=lod)
+                 collision=False, objects=False, lod=0, sky=False, instancing="auto",
+                 notes: list | None = None) -> dict:
+    """Open level → file. Returns summary() of what was written; notes
+    (RC2) gets a line per part or class not converted."""
+    scene = level_scene(lvl, collision=collision, objects=objects, lod=lod, sky=sky,
+                        instancing=instancing, notes=notes)
     write(scene, path, format)
     return summary(scene)
 
@@ -65,10 +69,44 @@ def summary(scene: Scene) -> dict:
         lo_all = lo if lo_all is None else np.minimum(lo_all, lo)
         hi_all = hi if hi_all is None else np.maximum(hi_all, hi)
         total += n
+    for inst in scene.instanced:
+        s = _instanced_summary(inst)
+        if s is None:
+            continue
+        layers[inst.name] = s
+        lo, hi = np.array(s["min"]), np.array(s["max"])
+        lo_all = lo if lo_all is None else np.minimum(lo_all, lo)
+        hi_all = hi if hi_all is None else np.maximum(hi_all, hi)
+        total += s["triangles"]
     return {"triangles": total,
             "min": lo_all.tolist() if lo_all is not None else None,
             "max": hi_all.tolist() if hi_all is not None else None,
             "layers": layers}
+
+
+def _instanced_summary(inst) -> dict | None:
+    """An instanced layer's numbers: triangles drawn (every instance's),
+    instances, meshes (classes with a mesh that have instances), and the
+    bounds of every instance's vertices (those its triangles use)."""
+    tris, los, his, meshes = 0, [], [], 0
+    cls = np.asarray(inst.instance_class)
+    for ci, (_, m) in enumerate(inst.classes):
+        rows = np.flatnonzero(cls == ci)
+        if m is None or not len(m["triangles"]) or not len(rows):
+            continue
+        p = np.asarray(m["positions"], np.float64)[np.unique(np.asarray(m["triangles"]))]
+        mats = np.asarray(inst.matrices, np.float64)[rows]
+        w = np.einsum("kij,vj->kvi", mats[:, :3, :3], p) + mats[:, None, :3, 3]
+        los.append(w.min(axis=(0, 1)))
+        his.append(w.max(axis=(0, 1)))
+        tris += len(m["triangles"]) * len(rows)
+        meshes += 1
+    if not meshes:
+        return None
+    return {"triangles": tris,
+            "min": np.min(los, axis=0).astype(np.float32).tolist(),
+            "max": np.max(his, axis=0).astype(np.float32).tolist(),
+            "instances": len(cls), "meshes": meshes}
 
 
 def blender_expectation(summary_: dict, layer: str | None = None) -> dict:

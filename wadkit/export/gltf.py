@@ -9,7 +9,9 @@ Layout: one bufferView per layer and attribute kind (positions, UVs,
 colours, indices) holding all groups of the layer back to back, one per
 embedded PNG image; an accessor per group and attribute, one per
 (group, material) for indices. Nodes: a root per layer ("world",
-"collision", …) with one child node per group ("tile_12", "patch_3").
+"collision", …) with one child node per group ("tile_12", "patch_3");
+a root per instanced layer ("ties", …) whose class meshes are written
+once and placed by TRS nodes or EXT_mesh_gpu_instancing (see _instanced).
 """
 from __future__ import annotations
 
@@ -23,11 +25,12 @@ import numpy as np
 from .. import __version__
 from .mesh import Indexed, bounds, index_corners
 from .png import png_bytes
-from .scene import Scene
+from .scene import GPU_INSTANCES, Instanced, Scene, trs
 
 FLOAT, UINT32 = 5126, 5125
 ARRAY_BUFFER, ELEMENT_ARRAY_BUFFER = 34962, 34963
 NEAREST, CLAMP = 9728, 33071
+GPU_EXT = "EXT_mesh_gpu_instancing"
 GLB_MAGIC, GLB_JSON, GLB_BIN = 0x46546C67, 0x4E4F534A, 0x004E4942
 
 
@@ -40,6 +43,7 @@ class _Builder:
                      "scene": 0}
         self.blobs: list[bytes] = []
         self.size = 0
+        self.extensions: set[str] = set()
 
     def view(self, data: bytes, target: int | None = None) -> int:
         pad = -self.size % 4
@@ -99,14 +103,16 @@ def _materials(b: _Builder, scene: Scene) -> None:
         b.gltf["extensionsUsed"] = ["KHR_materials_unlit"]
 
 
-def _layer(b: _Builder, name: str, prefix: str, ix: Indexed) -> int:
+def _meshes(b: _Builder, prefix: str, ix: Indexed) -> list[int]:
+    """One glTF mesh per group of ix (named f"{prefix}_{group}"), all in
+    shared bufferViews; returns their indices."""
     pos_v = b.view(ix.positions.tobytes(), ARRAY_BUFFER)
     uv_v = b.view(ix.uv.tobytes(), ARRAY_BUFFER) if ix.uv is not None else None
     col_v = b.view(ix.color.tobytes(), ARRAY_BUFFER) if ix.color is not None else None
     parts = [p.indices for g in ix.groups for p in g.parts]
     idx_v = b.view(np.concatenate(parts).astype("<u4").tobytes(),
                    ELEMENT_ARRAY_BUFFER)
-    children, idx_off = [], 0
+    out, idx_off = [], 0
     for g in ix.groups:
         pos = ix.positions[g.start:g.start + g.count]
         attrs = {"POSITION": b.accessor(pos_v, g.start * 12, g.count, "VEC3",
@@ -123,9 +129,75 @@ def _layer(b: _Builder, name: str, prefix: str, ix: Indexed) -> int:
             prims.append({"attributes": attrs, "indices": acc,
                           "material": p.material, "mode": 4})
         b.gltf["meshes"].append({"name": f"{prefix}_{g.id}", "primitives": prims})
-        children.append(b.node({"name": f"{prefix}_{g.id}",
-                                "mesh": len(b.gltf["meshes"]) - 1}))
+        out.append(len(b.gltf["meshes"]) - 1)
+    return out
+
+
+def _layer(b: _Builder, name: str, prefix: str, ix: Indexed) -> int:
+    children = [b.node({"name": f"{prefix}_{g.id}", "mesh": m})
+                for g, m in zip(ix.groups, _meshes(b, prefix, ix))]
     return b.node({"name": name, "children": children})
+
+
+def _trs_node(name: str, t, q, s, mesh: int | None = None) -> dict:
+    node = {"name": name, "translation": [float(v) for v in t],
+            "rotation": [float(v) for v in q], "scale": [float(v) for v in s]}
+    if mesh is not None:
+        node["mesh"] = mesh
+    return node
+
+
+def _instanced(b: _Builder, inst: Instanced) -> int | None:
+    """A root node for the instances: per class with a mesh one glTF mesh;
+    instances as one node each sharing it ("nodes"), or one node per class
+    carrying EXT_mesh_gpu_instancing ("gpu"). Instances of classes without
+    a mesh, and (with gpu) those whose matrix is no TRS, are nodes of their
+    own; a non-TRS matrix is baked into a mesh copy (glTF nodes must be
+    TRS)."""
+    n = len(inst.instance_class)
+    if not n:
+        return None
+    used = sorted(set(inst.instance_class.tolist()))
+    mesh_of: dict[int, int] = {}
+    for ci in used:
+        name, m = inst.classes[ci]
+        if m is not None and len(m["triangles"]):
+            (mesh_of[ci],) = _meshes(b, name, index_corners(dict(m, group=np.zeros(
+                len(m["triangles"]), np.int64))))
+            b.gltf["meshes"][mesh_of[ci]]["name"] = name
+    t, q, sc, ok = trs(inst.matrices)
+    gpu = inst.mode == "gpu" or (inst.mode == "auto" and n > GPU_INSTANCES)
+    children = []
+    for i in np.flatnonzero(~ok).tolist():       # baked copies
+        ci = int(inst.instance_class[i])
+        name, m = inst.classes[ci]
+        if ci in mesh_of:
+            baked = Instanced("", [(name, m)], np.zeros(1, np.int64),
+                              inst.matrices[i:i + 1], [inst.names[i]]).flattened().mesh
+            (mi,) = _meshes(b, inst.names[i], index_corners(dict(baked, group=np.zeros(
+                len(baked["triangles"]), np.int64))))
+            children.append(b.node({"name": inst.names[i], "mesh": mi}))
+        else:
+            children.append(b.node({"name": inst.names[i],
+                                    "translation": [float(v) for v in t[i]]}))
+    for ci in used:
+        rows = np.flatnonzero((inst.instance_class == ci) & ok)
+        if not len(rows):
+            continue
+        if gpu and ci in mesh_of:
+            attrs = {}
+            for key, arr, kind in (("TRANSLATION", t, "VEC3"), ("ROTATION", q, "VEC4"),
+                                   ("SCALE", sc, "VEC3")):
+                v = b.view(np.ascontiguousarray(arr[rows], "<f4").tobytes())
+                attrs[key] = b.accessor(v, 0, len(rows), kind)
+            children.append(b.node({"name": inst.classes[ci][0], "mesh": mesh_of[ci],
+                                    "extensions": {GPU_EXT: {"attributes": attrs}}}))
+            b.extensions.add(GPU_EXT)
+            continue
+        for i in rows.tolist():
+            children.append(b.node(_trs_node(inst.names[i], t[i], q[i], sc[i],
+                                             mesh_of.get(ci))))
+    return b.node({"name": inst.name, "children": children})
 
 
 def build(scene: Scene) -> tuple[dict, bytes]:
@@ -138,6 +210,13 @@ def build(scene: Scene) -> tuple[dict, bytes]:
         ix = index_corners(layer.mesh)
         b.gltf["scenes"][0]["nodes"].append(
             _layer(b, layer.name, layer.prefix, ix))
+    for inst in scene.instanced:
+        root = _instanced(b, inst)
+        if root is not None:
+            b.gltf["scenes"][0]["nodes"].append(root)
+    if b.extensions:
+        b.gltf["extensionsUsed"] = sorted(set(b.gltf.get("extensionsUsed", []))
+                                          | b.extensions)
     binary = b"".join(b.blobs)
     binary += b"\0" * (-len(binary) % 4)
     b.gltf["buffers"].append({"byteLength": len(binary)})

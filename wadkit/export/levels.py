@@ -71,9 +71,11 @@ def eng_materials(textures, n_pages: int, texture: np.ndarray,
     the triangles use. Returns the materials and the material per triangle.
 
     Alpha: blend mode 0 → MASK (the page's transparent pixels, value 0, are
-    cut out); any other blend mode → BLEND [assumed: the spec names bits
-    12-14 "blend mode" without the modes' meaning; non-zero modes are the
-    semi-transparent ones in the PS1 lineage of this engine]."""
+    cut out); any other blend mode → BLEND with alpha factor 0.5, as the
+    Blender add-on shows it [assumed: the spec names bits 12-14 "blend
+    mode" without the modes' meaning; non-zero modes are the
+    semi-transparent ones in the PS1 lineage of this engine; texels are
+    opaque, docs/formats/eng.md "ABGR1555"]."""
     entries = texture_entries(textures)
     base_keys = sorted(set(entries), key=repr)
     key_id = {k: i for i, k in enumerate(base_keys)}
@@ -92,15 +94,16 @@ def eng_materials(textures, n_pages: int, texture: np.ndarray,
             continue
         page, blend, flat = base_keys[base]
         alpha = MASK if blend == 0 else BLEND
+        a = 1.0 if blend == 0 else 0.5
         name = (f"flat_{flat[0]:02x}{flat[1]:02x}{flat[2]:02x}" if flat
                 else f"page{page:02d}") + f"_b{blend}" + ("_2s" if double else "")
         if flat is not None:
             mats.append(Material(name, None,
-                                 (flat[0] / 255, flat[1] / 255, flat[2] / 255, 1.0),
+                                 (flat[0] / 255, flat[1] / 255, flat[2] / 255, a),
                                  alpha, bool(double)))
         else:
             img = page if 0 <= page < n_pages else None
-            mats.append(Material(name, img, (1.0, 1.0, 1.0, 1.0), alpha,
+            mats.append(Material(name, img, (1.0, 1.0, 1.0, a), alpha,
                                  bool(double)))
     return mats, per_tri.ravel()
 
@@ -366,30 +369,14 @@ def eng_scene(lvl, *, collision: bool = False, objects: bool = False) -> Scene:
 # ---------------------------------------------------------------- RC2
 
 
-def rc2_scene(lvl, *, lod: int = 0) -> Scene:
-    """RC2 tfrag terrain, rotated from the game's Z-up to y-up. One material
-    per tfrag texture used (MASK [assumed: PS2 alpha 0 pixels are cut-outs;
-    the terrain has no per-strip blend state in the spec])."""
-    t = lvl.terrain(lod=lod)
-    images = [np.ascontiguousarray(a, dtype=np.uint8) for a in lvl.tfrag_textures]
-    tex = np.asarray(t["texture"], dtype=np.int64)
-    tex = np.where((tex >= 0) & (tex < len(images)), tex, -1)
-    used, per_tri = np.unique(tex, return_inverse=True)
-    mats = [Material(f"tfrag{k:03d}" if k >= 0 else "untextured",
-                     k if k >= 0 else None) for k in used.tolist()]
-    scene = Scene(materials=mats, images=images,
-                  source=str(getattr(lvl, "path", "") or ""))
-    scene.layers.append(Layer("terrain", "patch", {
-        "positions": zup_to_yup(t["positions"]), "triangles": t["triangles"],
-        "uv": t["uv"], "color": t["color"], "material": per_tri.ravel(),
-        "group": t["patch"]}))
-    return scene
-
-
-def level_scene(lvl, *, collision=False, objects=False, lod=0) -> Scene:
-    """A Scene from an opened level of either game."""
+def level_scene(lvl, *, collision=False, objects=False, lod=0, sky=False,
+                instancing="auto", notes=None) -> Scene:
+    """A Scene from an opened level of either game (sky, instancing, notes:
+    RC2, see export/rc2.py; objects: ENG)."""
     if hasattr(lvl, "terrain"):
-        return rc2_scene(lvl, lod=lod)
+        from .rc2 import rc2_scene
+        return rc2_scene(lvl, lod=lod, collision=collision, sky=sky,
+                         instancing=instancing, notes=notes)
     if hasattr(lvl, "world_mesh"):
         return eng_scene(lvl, collision=collision, objects=objects)
     raise NotImplementedError(f"converting {_kind(lvl)} levels is not built "

@@ -55,7 +55,9 @@ def write_obj(scene: Scene, path: str | os.PathLike) -> None:
     with open(path, "w", encoding="utf-8") as f:
         f.write(f"# wadkit export of {scene.source or 'a level'}\n"
                 f"mtllib {stem}.mtl\n")
-        for li, layer in enumerate(scene.layers):
+        # OBJ has no instancing: instanced layers are written flattened
+        layers = scene.layers + [inst.flattened() for inst in scene.instanced]
+        for li, layer in enumerate(layers):
             if len(layer.mesh["triangles"]) == 0:
                 continue
             ix = index_corners(layer.mesh)

@@ -413,8 +413,8 @@ wk_eng_edit_flat_entry (WkEngEdit *e, const guint8 rgb[3], guint *index,
                     "entries)", rgb[0], rgb[1], rgb[2]);
       return FALSE;
     }
-  /* as wadkit.eng flat_entry: page 0, palette byte -1, alpha byte 255 */
-  WkEngTexEntry x = { WK_ENG_TEX_FLAT, 0, -1, rgb[0], rgb[1], rgb[2], 255 };
+  WkEngTexEntry x;
+  wk_eng_tex_flat_entry (rgb, 0, &x);
   *index = wk_eng_tex_fit_add (&e->fit, &x);
   return TRUE;
 }
@@ -428,6 +428,7 @@ wk_eng_edit_add_mesh (WkEngEdit *e, WkEngMeshIn *in, gboolean zones_flat,
   in->fit = &e->fit;
   WkEngTexFitMark mark;
   wk_eng_tex_fit_mark (&e->fit, &mark);
+  e->fit.max_error = 0;
   g_autoptr (WkEngImport) imp = wk_eng_import_mesh (in, error);
   if (imp == NULL)
     {
@@ -458,6 +459,9 @@ wk_eng_edit_add_mesh (WkEngEdit *e, WkEngMeshIn *in, gboolean zones_flat,
   out->collision_split = imp->coll_split;
   out->uv_inexact = imp->uv_inexact;
   out->uv_nearest = imp->uv_nearest;
+  out->uv_fitted = e->fit.fitted - mark.fitted;
+  out->uv_max_error = e->fit.max_error;
+  e->fit.max_error = MAX (e->fit.max_error, mark.max_error);
   gsize vcol = 0;
   for (guint k = 0; k < imp->models->len; k++)
     {

@@ -122,6 +122,8 @@ typedef struct {
   guint first_model, n_models;
   guint dropped_degenerate, dropped_collision, collision_split;
   guint uv_inexact, uv_nearest;
+  guint uv_fitted;            /* faces whose entry/corner flags the fit chose */
+  gfloat uv_max_error;        /* texels: the largest distance of a fitted UV */
 } WkEngEditMeshResult;
 
 /* A world-space mesh through the write path's cell split (wk_eng_import_mesh;

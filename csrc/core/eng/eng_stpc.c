@@ -11,6 +11,20 @@ wk_eng_stpc_free (WkEngStpc *s)
   g_free (s);
 }
 
+void
+wk_eng_bone_matrix (const gfloat stored[16], gboolean file_space,
+                    gfloat out[4][4])
+{
+  /* export -> file negates z: F = S·C·S with S = diag(1, 1, -1, 1) */
+  static const gfloat sign[4] = { 1.0f, 1.0f, -1.0f, 1.0f };
+  for (int r = 0; r < 4; r++)
+    for (int c = 0; c < 4; c++)
+      {
+        gfloat v = stored[4 * c + r]; /* row vector v·M = column vector Mᵀ·v */
+        out[r][c] = file_space && sign[r] * sign[c] < 0 ? -v : v;
+      }
+}
+
 /* nDelta as the engine uses it: the public project treats -1 as "none". */
 static guint32
 delta_count (guint32 n_delta)

@@ -54,6 +54,14 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC (WkEngStpc, wk_eng_stpc_free)
 gsize wk_eng_anim_frame_offset (const WkEngAnim *a, guint32 f);
 guint64 wk_eng_anim_delta_size (const WkEngAnim *a, guint32 f);
 
+/* A frame's bone matrix as stored (16 f32 read in file order: the renderer
+ * transforms a bone's vertex v as the row vector v·M, translation in
+ * m[12..14]; docs/formats/eng.md "STPC animations") -> a matrix out[r][c]
+ * acting on column vectors (p' = out·(p, 1)), in file space (z negated on
+ * both sides) or, when file_space is FALSE, in export space as stored. */
+void wk_eng_bone_matrix (const gfloat stored[16], gboolean file_space,
+                         gfloat out[4][4]);
+
 /* Models rebuilt from their fields; animations and the rest kept exact. */
 GBytes *wk_eng_stpc_build (const WkEngStpc *s, GError **error);
 

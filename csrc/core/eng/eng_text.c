@@ -27,6 +27,7 @@ wk_eng_text_free (WkEngText *t)
   g_clear_pointer (&t->entries, g_array_unref);
   g_clear_pointer (&t->effects, g_array_unref);
   g_clear_pointer (&t->effects_note, g_free);
+  g_clear_pointer (&t->added, g_array_unref);
   g_free (t);
 }
 
@@ -281,6 +282,7 @@ wk_eng_text_parse_bytes (GBytes *payload, gint64 base_offset, GError **error)
   t->pages = g_array_new (FALSE, FALSE, sizeof (WkEngPage));
   g_array_set_clear_func (t->pages, page_clear);
   t->entries = g_array_new (FALSE, FALSE, sizeof (WkEngTexEntry));
+  t->added = g_array_new (FALSE, FALSE, sizeof (WkEngTexEntry));
   WkReader r;
   wk_reader_init (&r, payload_data (t), size, base_offset);
 
@@ -328,14 +330,26 @@ wk_eng_text_build (const WkEngText *t)
   gsize size;
   const guint8 *data = g_bytes_get_data (t->payload, &size);
   GByteArray *out = g_byte_array_sized_new ((guint) MIN (size, G_MAXUINT));
-  wk_put_bytes (out, data, t->pages_start);
+  /* the page and entry counts are written from the arrays: pages and
+   * entries may have been appended */
+  wk_put_bytes (out, data, t->pages_start - 4);
+  wk_put_u32 (out, t->pages->len);
   for (guint i = 0; i < t->pages->len; i++)
     {
       gsize n;
       const guint8 *rec = g_bytes_get_data (g_array_index (t->pages, WkEngPage, i).record, &n);
       wk_put_bytes (out, rec, n);
     }
-  wk_put_bytes (out, data + t->pages_end, size - t->pages_end);
+  wk_put_bytes (out, data + t->pages_end, t->table_offset - 4 - t->pages_end);
+  wk_put_u32 (out, t->entries->len);
+  wk_put_bytes (out, data + t->table_offset, t->tail_offset - t->table_offset);
+  for (guint k = 0; k < t->added->len; k++)
+    {
+      guint8 raw[WK_ENG_TEX_ENTRY_SIZE];
+      wk_eng_tex_entry_encode (&g_array_index (t->added, WkEngTexEntry, k), raw);
+      wk_put_bytes (out, raw, sizeof raw);
+    }
+  wk_put_bytes (out, data + t->tail_offset, size - t->tail_offset);
   return g_byte_array_free_to_bytes (out);
 }
 
@@ -362,6 +376,23 @@ check_page (const WkEngText *t, guint i, GError **error)
   return FALSE;
 }
 
+/* The 16-bit pixel words of an rgb16 / rle16 page (validated by the parse). */
+static gboolean
+page_words (const WkEngPage *pg, guint16 *px, GError **error)
+{
+  gsize len;
+  const guint8 *rec = g_bytes_get_data (pg->record, &len);
+  const gsize npx = (gsize) pg->width * pg->height;
+  if (pg->kind == WK_ENG_PAGE_RGB16)
+    {
+      for (gsize k = 0; k < npx; k++)
+        px[k] = wk_le16 (rec + 12 + 2 * k);
+      return TRUE;
+    }
+  return wk_eng_rle16_decode (rec + 16, (len - 16) / 2, pg->offset + 16, px,
+                              npx, error);
+}
+
 gboolean
 wk_eng_text_page_rgba (const WkEngText *t, guint i, guint8 *rgba,
                        GError **error)
@@ -369,8 +400,7 @@ wk_eng_text_page_rgba (const WkEngText *t, guint i, guint8 *rgba,
   if (!check_page (t, i, error))
     return FALSE;
   const WkEngPage *pg = &g_array_index (t->pages, WkEngPage, i);
-  gsize len;
-  const guint8 *rec = g_bytes_get_data (pg->record, &len);
+  const guint8 *rec = g_bytes_get_data (pg->record, NULL);
   const gsize npx = (gsize) pg->width * pg->height;
   if (pg->kind == WK_ENG_PAGE_PAL8)
     {
@@ -383,15 +413,8 @@ wk_eng_text_page_rgba (const WkEngText *t, guint i, guint8 *rgba,
         memcpy (rgba + 4 * k, colors + 4 * (gsize) rec[12 + k], 4);
       return TRUE;
     }
-  if (pg->kind == WK_ENG_PAGE_RGB16)
-    {
-      for (gsize k = 0; k < npx; k++)
-        wk_eng_abgr1555_to_rgba (wk_le16 (rec + 12 + 2 * k), rgba + 4 * k);
-      return TRUE;
-    }
   g_autofree guint16 *px = g_new (guint16, MAX (npx, 1));
-  if (!wk_eng_rle16_decode (rec + 16, (len - 16) / 2, pg->offset + 16, px, npx,
-                            error))
+  if (!page_words (pg, px, error))
     {
       wk_error_prefix (error, "TEXT page %u", i);
       return FALSE;
@@ -401,18 +424,26 @@ wk_eng_text_page_rgba (const WkEngText *t, guint i, guint8 *rgba,
   return TRUE;
 }
 
-/* Nearest palette entry to each pixel (squared RGBA distance; a pixel with
- * alpha 0 counts as 0,0,0,0 whatever its colour). */
+/* Each pixel's palette index: the source index where the pixel shows that
+ * index's colour, else the nearest palette entry (squared RGBA distance;
+ * alpha < 128 counts as 0,0,0,0, other alpha as 255: the decoded alphas). */
 static void
 quantise_to_palette (const guint8 *rgba, gsize n, const guint8 *colors,
-                     guint ncolors, guint8 *out)
+                     guint ncolors, const guint8 *src, guint8 *out)
 {
   for (gsize k = 0; k < n; k++)
     {
       guint8 p[4];
       memcpy (p, rgba + 4 * k, 4);
-      if (p[3] == 0)
+      if (p[3] < 128)
         memset (p, 0, 4);
+      else
+        p[3] = 255;
+      if (src[k] < ncolors && memcmp (p, colors + 4 * (gsize) src[k], 4) == 0)
+        {
+          out[k] = src[k];
+          continue;
+        }
       guint best = 0, best_d = G_MAXUINT;
       for (guint c = 0; c < ncolors && best_d; c++)
         {
@@ -437,74 +468,173 @@ put_header (GByteArray *out, guint32 flags, const WkEngPage *pg)
   wk_put_u32 (out, pg->height);
 }
 
-gboolean
-wk_eng_text_set_page_rgba (WkEngText *t, guint i, const guint8 *rgba,
-                           GError **error)
+/* The record of a 16-bit page of pg's size holding px: RLE16 when *flags
+ * has 0x80, unless the stream would be larger than the raw pixels — then
+ * raw, flag 0x80 cleared (and 0x01 when that leaves 0: the loaders test
+ * only "!= 0" and 0x80 [assumed]). */
+static GBytes *
+record_16 (const WkEngPage *pg, guint32 *flags, const guint16 *px, gsize npx)
 {
-  if (!check_page (t, i, error))
-    return FALSE;
-  WkEngPage *pg = &g_array_index (t->pages, WkEngPage, i);
-  const gsize npx = (gsize) pg->width * pg->height;
+  g_autoptr (GByteArray) stream = NULL;
+  if (*flags & WK_ENG_PAGE_FLAG_RLE)
+    {
+      stream = g_byte_array_new ();
+      wk_eng_rle16_encode (px, npx, stream);
+      if (stream->len > npx * 2)
+        {
+          g_clear_pointer (&stream, g_byte_array_unref);
+          *flags &= ~WK_ENG_PAGE_FLAG_RLE;
+          if (*flags == 0)
+            *flags = 0x01;
+        }
+    }
   GByteArray *out = g_byte_array_new ();
-  guint32 flags = pg->flags;
+  put_header (out, *flags, pg);
+  if (stream)
+    {
+      wk_put_u32 (out, stream->len);
+      wk_put_bytes (out, stream->data, stream->len);
+    }
+  else
+    for (gsize k = 0; k < npx; k++)
+      wk_put_u16 (out, px[k]);
+  return g_byte_array_free_to_bytes (out);
+}
+
+/* The new record of page i from rgba, or NULL when the pixels encode to the
+ * words (indices) the page holds: the page then stays as it is. */
+static GBytes *
+encode_page (const WkEngText *t, guint i, const guint8 *rgba, guint32 *flags,
+             GError **error)
+{
+  const WkEngPage *pg = &g_array_index (t->pages, WkEngPage, i);
+  const guint8 *rec = g_bytes_get_data (pg->record, NULL);
+  const gsize npx = (gsize) pg->width * pg->height;
+  *flags = pg->flags;
   if (pg->kind == WK_ENG_PAGE_PAL8)
     {
-      if (pg->palette_shared || pg->palette < 0)
+      if (pg->palette < 0)
         {
+          if (npx == 0)
+            return NULL;
           wk_set_error (error, WK_ERROR_LIMIT, -1,
-                        pg->palette < 0
-                          ? "8-bit page %u has no palette to re-quantise to"
-                          : "8-bit page %u is drawn with more than one palette "
-                            "(byte 3 of its texture entries differs); "
-                            "re-quantising to one would change the others",
-                        i);
-          g_byte_array_unref (out);
-          return FALSE;
+                        "8-bit page %u has no palette to re-quantise to", i);
+          return NULL;
         }
       const WkEngPalette *pal = &g_array_index (t->palettes, WkEngPalette, pg->palette);
       guint ncolors = MIN (pal->count, 256u); /* an index is one byte */
       g_autofree guint8 *colors = g_new (guint8, (gsize) MAX (pal->count, 1) * 4);
       palette_rgba (pal, colors);
       g_autofree guint8 *idx = g_new (guint8, MAX (npx, 1));
-      quantise_to_palette (rgba, npx, colors, ncolors, idx);
-      put_header (out, flags, pg);
+      quantise_to_palette (rgba, npx, colors, ncolors, rec + 12, idx);
+      if (memcmp (idx, rec + 12, npx) == 0)
+        return NULL;
+      if (pg->palette_shared)
+        {
+          wk_set_error (error, WK_ERROR_LIMIT, -1,
+                        "8-bit page %u is drawn with more than one palette "
+                        "(byte 3 of its texture entries differs); "
+                        "re-quantising to one would change the others", i);
+          return NULL;
+        }
+      GByteArray *out = g_byte_array_new ();
+      put_header (out, *flags, pg);
       wk_put_bytes (out, idx, npx);
+      return g_byte_array_free_to_bytes (out);
     }
-  else
+  g_autofree guint16 *src = g_new (guint16, MAX (npx, 1));
+  g_autofree guint16 *px = g_new (guint16, MAX (npx, 1));
+  if (!page_words (pg, src, error))
+    return NULL; /* cannot happen: the parse walked the stream */
+  wk_eng_rgba_to_abgr1555_over (rgba, npx, src, px);
+  if (memcmp (px, src, npx * sizeof *px) == 0)
+    return NULL;
+  return record_16 (pg, flags, px, npx);
+}
+
+gboolean
+wk_eng_text_set_page_rgba (WkEngText *t, guint i, const guint8 *rgba,
+                           GError **error)
+{
+  if (!check_page (t, i, error))
+    return FALSE;
+  guint32 flags;
+  GError *err = NULL;
+  GBytes *rec = encode_page (t, i, rgba, &flags, &err);
+  if (err)
     {
-      g_autofree guint16 *px = g_new (guint16, MAX (npx, 1));
-      wk_eng_rgba_to_abgr1555 (rgba, npx, px);
-      GByteArray *stream = NULL;
-      if (pg->kind == WK_ENG_PAGE_RLE16)
-        {
-          stream = g_byte_array_new ();
-          wk_eng_rle16_encode (px, npx, stream);
-          if (stream->len > npx * 2)
-            { /* never larger than raw: store raw 16-bit instead; the
-               * loaders test only "!= 0" and 0x80 [assumed: 0x01] */
-              g_clear_pointer (&stream, g_byte_array_unref);
-              flags &= ~WK_ENG_PAGE_FLAG_RLE;
-              if (flags == 0)
-                flags = 0x01;
-            }
-        }
-      put_header (out, flags, pg);
-      if (stream)
-        {
-          wk_put_u32 (out, stream->len);
-          wk_put_bytes (out, stream->data, stream->len);
-          g_byte_array_unref (stream);
-        }
-      else
-        for (gsize k = 0; k < npx; k++)
-          wk_put_u16 (out, px[k]);
+      g_propagate_error (error, err);
+      return FALSE;
     }
+  if (rec == NULL)
+    return TRUE; /* the same pixels: the record stays byte for byte */
+  WkEngPage *pg = &g_array_index (t->pages, WkEngPage, i);
   g_bytes_unref (pg->record);
-  pg->record = g_byte_array_free_to_bytes (out);
+  pg->record = rec;
   pg->flags = flags;
   pg->kind = (flags & WK_ENG_PAGE_FLAG_RLE) ? WK_ENG_PAGE_RLE16
              : flags ? WK_ENG_PAGE_RGB16 : WK_ENG_PAGE_PAL8;
   pg->replaced = TRUE;
   pg->offset = -1;
   return TRUE;
+}
+
+gint
+wk_eng_text_add_page (WkEngText *t, const guint8 *rgba, guint32 width,
+                      guint32 height, WkEngPageKind kind, GError **error)
+{
+  if (t->pages->len >= WK_ENG_TEXT_MAX_PAGES)
+    {
+      wk_set_error (error, WK_ERROR_LIMIT, -1,
+                    "the TEXT is full: it has %u pages, the most a texture "
+                    "entry can name (its page is an i8)", t->pages->len);
+      return -1;
+    }
+  if (kind == WK_ENG_PAGE_PAL8)
+    {
+      wk_set_error (error, WK_ERROR_ARGUMENT, -1,
+                    "a new page is 16-bit (rgb16 or rle16): it has no palette");
+      return -1;
+    }
+  if (width == 0 || height == 0 || width > WK_ENG_PAGE_MAX_SIDE
+      || height > WK_ENG_PAGE_MAX_SIDE)
+    {
+      wk_set_error (error, WK_ERROR_ARGUMENT, -1,
+                    "a new page needs sides 1..%u, not %u × %u",
+                    WK_ENG_PAGE_MAX_SIDE, width, height);
+      return -1;
+    }
+  const gsize npx = (gsize) width * height;
+  g_autofree guint16 *px = g_new (guint16, npx);
+  wk_eng_rgba_to_abgr1555 (rgba, npx, px);
+  guint32 flags = kind == WK_ENG_PAGE_RLE16 ? WK_ENG_PAGE_FLAG_RLE : 0x01;
+  WkEngPage pg = { .width = width, .height = height, .palette = -1,
+                   .replaced = TRUE, .offset = -1 };
+  pg.record = record_16 (&pg, &flags, px, npx);
+  pg.flags = flags;
+  pg.kind = (flags & WK_ENG_PAGE_FLAG_RLE) ? WK_ENG_PAGE_RLE16 : WK_ENG_PAGE_RGB16;
+  g_array_append_val (t->pages, pg);
+  return (gint) t->pages->len - 1;
+}
+
+gint
+wk_eng_text_add_entry (WkEngText *t, const WkEngTexEntry *e, GError **error)
+{
+  if (t->entries->len >= WK_ENG_TEXT_MAX_ENTRIES)
+    {
+      wk_set_error (error, WK_ERROR_LIMIT, -1,
+                    "the texture table is full: %u entries, the most a face "
+                    "can name (its entry is a u16)", t->entries->len);
+      return -1;
+    }
+  if (!(e->flags & WK_ENG_TEX_FLAT) && (e->page < 0 || (guint) e->page >= t->pages->len))
+    {
+      wk_set_error (error, WK_ERROR_ARGUMENT, -1,
+                    "texture entry names page %d, the TEXT has %u", e->page,
+                    t->pages->len);
+      return -1;
+    }
+  g_array_append_val (t->added, *e);
+  g_array_append_val (t->entries, *e);
+  return (gint) t->entries->len - 1;
 }

@@ -69,7 +69,13 @@ typedef struct {
   gsize tail_offset; /* payload offset just past the table */
   GArray *effects;   /* WkEngTexEffect; NULL when the tail does not decode */
   gchar *effects_note; /* why effects is NULL */
+  GArray *added;     /* WkEngTexEntry appended by wk_eng_text_add_entry */
 } WkEngText;
+
+/* Most pages: a texture entry names its page in an i8. */
+#define WK_ENG_TEXT_MAX_PAGES 128u
+/* Most texture entries: a face names its entry in a u16. */
+#define WK_ENG_TEXT_MAX_ENTRIES 65536u
 
 /* Parse a TEXT payload (copied). base_offset is the payload's absolute file
  * offset, used in error messages. Validates every page (RLE streams walked,
@@ -92,22 +98,45 @@ gboolean wk_eng_text_page_rgba (const WkEngText *text, guint i, guint8 *rgba,
                                 GError **error);
 
 /* Re-encode page i from rgba (height × width × 4) in the page's own kind.
- * PAL8: each pixel becomes the nearest colour of the page's palette; a page
- * the texture table draws with more than one palette is refused
- * (WK_ERROR_LIMIT). RLE16: a stream that would be larger than the raw
- * 16-bit pixels is written raw instead (flag 0x80 cleared). */
-gboolean wk_eng_text_set_page_rgba (WkEngText *text, guint i,
+ * Pixels that show what the page holds keep their stored value (16-bit:
+ * bit 15 included; 8-bit: the index), so decode -> set gives the record
+ * back byte for byte, and a page whose pixels all encode to what it holds
+ * is left as it is (not marked replaced). PAL8: other pixels become the
+ * nearest colour of the page's palette; a changed page the texture table
+ * draws with more than one palette is refused (WK_ERROR_LIMIT). RLE16: a
+ * stream that would be larger than the raw 16-bit pixels is written raw
+ * instead (flag 0x80 cleared). */
+gboolean wk_eng_text_set_page_rgba (WkEngText *t, guint i,
                                     const guint8 *rgba, GError **error);
+
+/* Append a page of width × height pixels from rgba in kind RGB16 (flags
+ * 0x01) or RLE16 (flags 0x80; written raw as RGB16 when RLE would be
+ * larger). Returns its index, or -1: WK_ERROR_LIMIT when the TEXT already
+ * has WK_ENG_TEXT_MAX_PAGES pages, WK_ERROR_ARGUMENT for PAL8 (a new page
+ * has no palette of its own) or a side outside 1..WK_ENG_PAGE_MAX_SIDE. */
+gint wk_eng_text_add_page (WkEngText *t, const guint8 *rgba, guint32 width,
+                           guint32 height, WkEngPageKind kind, GError **error);
+
+/* Append entry e to the texture table (after every existing entry, so
+ * existing indices and the effect records keep their meaning). Returns its
+ * index, or -1 with WK_ERROR_LIMIT past WK_ENG_TEXT_MAX_ENTRIES entries or
+ * WK_ERROR_ARGUMENT when e names a page the TEXT does not have. */
+gint wk_eng_text_add_entry (WkEngText *t, const WkEngTexEntry *e,
+                            GError **error);
 
 /* Palette i as RGBA (count × 4). */
 void wk_eng_text_palette_rgba (const WkEngText *text, guint i, guint8 *rgba);
 
 /* ABGR1555 <-> RGBA. R = bits 0-4, G 5-9, B 10-14; 5 -> 8 bits as
- * (v << 3) | (v >> 2). 0 -> alpha 0; bit 15 -> alpha 128; else alpha 255.
- * Back: alpha 0 -> 0; alpha 1..254 -> bit 15 set; alpha 255 -> clear; an
- * opaque pixel that would give 0 (transparent) gets 1 in its brightest
- * channel instead. */
+ * (v << 3) | (v >> 2). The value 0 -> alpha 0, every other value -> 255
+ * (bit 15 does not make a texel transparent; docs/formats/eng.md "TEXT").
+ * Back: alpha < 128 -> 0; else the colour, with bit 15 of src[i] (the
+ * pixel it replaces; src NULL or src[i] 0: the bit most non-zero src
+ * pixels carry, clear without src); an opaque black that would give 0
+ * gets 0x8000. */
 void wk_eng_abgr1555_to_rgba (guint16 v, guint8 rgba[4]);
+void wk_eng_rgba_to_abgr1555_over (const guint8 *rgba, gsize n,
+                                   const guint16 *src, guint16 *out);
 void wk_eng_rgba_to_abgr1555 (const guint8 *rgba, gsize n, guint16 *out);
 
 /* RLE16: decode n_words words at src into out (n_pixels words; out may be

@@ -15,7 +15,7 @@ wk_eng_abgr1555_to_rgba (guint16 v, guint8 rgba[4])
   rgba[0] = expand5 (v & 31u);
   rgba[1] = expand5 ((v >> 5) & 31u);
   rgba[2] = expand5 ((v >> 10) & 31u);
-  rgba[3] = v == 0 ? 0 : (v & 0x8000u) ? 128 : 255;
+  rgba[3] = v == 0 ? 0 : 255; /* bit 15 does not make a texel transparent */
 }
 
 /* For each 8-bit value the 5-bit value whose expansion is nearest, so that
@@ -37,30 +37,48 @@ quant5_table (guint8 table[256])
     }
 }
 
+/* Bit 15 for pixels without a source value of their own: the bit most
+ * non-zero source pixels carry (clear on a tie or without a source). */
+static guint16
+majority_bit15 (const guint16 *src, gsize n)
+{
+  gsize set = 0, opaque = 0;
+  for (gsize i = 0; src && i < n; i++)
+    if (src[i])
+      opaque++, set += (src[i] & 0x8000u) != 0;
+  return 2 * set > opaque ? 0x8000u : 0;
+}
+
 void
-wk_eng_rgba_to_abgr1555 (const guint8 *rgba, gsize n, guint16 *out)
+wk_eng_rgba_to_abgr1555_over (const guint8 *rgba, gsize n, const guint16 *src,
+                              guint16 *out)
 {
   guint8 q[256];
   quant5_table (q);
+  const guint16 bit_new = majority_bit15 (src, n);
   for (gsize i = 0; i < n; i++)
     {
       const guint8 *p = rgba + 4 * i;
-      if (p[3] == 0)
+      if (p[3] < 128)
         {
           out[i] = 0;
           continue;
         }
       guint v = q[p[0]] | (guint) q[p[1]] << 5 | (guint) q[p[2]] << 10;
-      if (p[3] != 255)
-        v |= 0x8000u;
-      if (v == 0)
-        { /* opaque near-black would read as transparent: the nearest
-           * non-zero colour is 1 in the brightest channel (R on ties) */
-          guint c = (p[1] > p[0] && p[1] >= p[2]) ? 1 : (p[2] > p[0] && p[2] > p[1]) ? 2 : 0;
-          v = 1u << (5 * c);
-        }
+      guint old = src ? src[i] : 0;
+      /* the colour unchanged: the source value, bit 15 included; else the
+       * bit of the pixel this one replaces */
+      v |= old ? (old & 0x8000u) : bit_new;
+      if (v == 0) /* opaque black: 0 would read as transparent */
+        v = 0x8000u;
       out[i] = (guint16) v;
     }
+}
+
+void
+wk_eng_rgba_to_abgr1555 (const guint8 *rgba, gsize n, guint16 *out)
+{
+  wk_eng_rgba_to_abgr1555_over (rgba, n, NULL, out);
 }
 
 gboolean

@@ -48,3 +48,12 @@ wk_eng_tex_flat_rgb (const WkEngTexEntry *e, guint8 rgb[3])
   rgb[2] = e->v0;
   return TRUE;
 }
+
+void
+wk_eng_tex_flat_entry (const guint8 rgb[3], guint16 flags, WkEngTexEntry *e)
+{
+  /* page 0 and palette byte -1 as in the files; v1 255 (the flat colour's
+   * alpha in ArgonautReverse) */
+  *e = (WkEngTexEntry) { (guint16) (flags | WK_ENG_TEX_FLAT), 0, -1, rgb[0], rgb[1],
+                         rgb[2], 255 };
+}

@@ -44,6 +44,10 @@ void wk_eng_tex_uv_rect (const WkEngTexEntry *e, gfloat rect[4]);
 /* The flat colour of an entry with WK_ENG_TEX_FLAT, as RGB bytes. */
 gboolean wk_eng_tex_flat_rgb (const WkEngTexEntry *e, guint8 rgb[3]);
 
+/* A flat-colour entry of colour rgb with flags (bit 0 set here): u0, u1,
+ * v0 = R, G, B. */
+void wk_eng_tex_flat_entry (const guint8 rgb[3], guint16 flags, WkEngTexEntry *e);
+
 /* UVs of a face's corners (v0, v1, v2 in file order) from the rectangle and
  * the face flags, by the three corner rules of the renderer.
  * Inline: the world-mesh fill calls it per face. */
