@@ -33,7 +33,9 @@ test-plain: build
 	PYTHONPATH=$(CURDIR) $(PYTEST) tests -q -p no:cacheprovider; rc=$$?; \
 	  if [ $$rc -eq 5 ]; then echo "no tests collected" >&2; exit 1; fi; exit $$rc
 
-# The whole suite against an ASan + UBSan build of the extension.
+# The whole suite against an ASan + UBSan build of the extension
+# (SANITIZE_TESTS="tests/test_x.py ..." runs only those).
+SANITIZE_TESTS ?= tests
 sanitize: deps
 	rm -rf $(SAN_DIR) && mkdir -p $(SAN_DIR)
 	cp -r wadkit $(SAN_DIR)/ && rm -rf $(SAN_DIR)/wadkit/*.so $(SAN_DIR)/wadkit/__pycache__
@@ -43,7 +45,7 @@ sanitize: deps
 	  ASAN_OPTIONS=detect_leaks=1:abort_on_error=1:strict_string_checks=1 \
 	  LSAN_OPTIONS=suppressions=$(CURDIR)/tools/lsan.supp:print_suppressions=0 \
 	  UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
-	  $(PYTEST) tests -q -p no:cacheprovider; rc=$$?; \
+	  $(PYTEST) $(SANITIZE_TESTS) -q -p no:cacheprovider; rc=$$?; \
 	  if [ $$rc -eq 5 ]; then echo "no tests collected" >&2; exit 1; fi; exit $$rc
 
 # The sample levels (wadkit/samples, no game data): WAD, .glb, PNG pages.

@@ -17,7 +17,7 @@ if _TESTS not in sys.path:
 from builders import eng_collision, eng_level, eng_text  # noqa: E402
 
 # One ×1 level. Chosen so the world mesh has ~26,000 triangles like
-# t1l1m001 (eng-level-geometry.md §8: 26,442): 650 models of 10–70 vertices
+# t1l1m001 (docs/formats/eng.md "World mesh": 26,442): 650 models of 10–70 vertices
 # and about as many faces, ~690 tiles (model 0, the fall plane, has none).
 BASE = {"models": 650, "tiles": 690, "pages": 8, "entries": 96, "grid": 48}
 

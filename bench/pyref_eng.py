@@ -1,6 +1,6 @@
 """The comparison for the ENG row: a plain pure-Python `struct` parser of
 the same chunks (WAD container, TEXT table, TRAK, MAP tile part), written
-from the spec (eng-level-geometry.md §2–§7) the way a Python tool would be
+from the spec (docs/formats/eng.md) the way a Python tool would be
 (precompiled Structs, one unpack per record, math per vertex). It returns
 the same world mesh as Level.world_mesh() (file space, the level's own
 texture table, colour set 0), so the benchmark also checks it agrees.

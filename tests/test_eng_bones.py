@@ -68,6 +68,11 @@ def test_a_turn_stays_a_turn_in_file_space():
 def test_bone_matrices_refuse_bad_arrays():
     with pytest.raises(ValueError, match=r"shape \(\.\.\., 4, 4\)"):
         _core.eng_bone_matrices(np.zeros((3, 3), np.float32))
-    with pytest.raises(ValueError, match="'file' or 'export'"):
-        _core.eng_bone_matrices(np.zeros((4, 4), np.float32), "game")
+    with pytest.raises(ValueError, match=r"^matrices: shape \(\.\.\., 4, 4\) expected, got \(2, 4, 3\)"):
+        _core.eng_bone_matrices(np.zeros((2, 4, 3), np.float32))
+    with pytest.raises(ValueError, match="'file' \\(= game\\) or 'export'"):
+        _core.eng_bone_matrices(np.zeros((4, 4), np.float32), "world")
+    m = np.arange(16, dtype=np.float32).reshape(4, 4)
+    np.testing.assert_array_equal(_core.eng_bone_matrices(m, "game"),
+                                  _core.eng_bone_matrices(m.astype(np.float64), "file"))
     assert _core.eng_bone_matrices(np.zeros((0, 2, 4, 4))).shape == (0, 2, 4, 4)

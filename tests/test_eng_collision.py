@@ -230,8 +230,10 @@ def test_decode_bad_groups_is_format_error():
     raw = C.record(1, 0, QUAD_PLANES) * 2
     with pytest.raises(wadkit.FormatError, match="do not add up"):
         decode(raw, groups=(1, 0, 0))
-    with pytest.raises(TypeError):
+    with pytest.raises(ValueError, match=r"^groups: shape \(3,\) expected"):
         decode(raw, groups=(1, 1))
+    with pytest.raises(wadkit.FormatError, match="of 2 models add up to 3, not the 2"):
+        decode(raw, groups=[(1, 0, 0), (1, 1, 0)])
 
 
 def test_decode_unsolvable_planes_give_nan():

@@ -39,8 +39,8 @@ def test_from_display_keeps_what_still_shows_and_rounds_the_rest():
 
 
 def test_shapes_are_checked():
-    with pytest.raises(ValueError, match="rgba has 2 rows, current 1"):
+    with pytest.raises(ValueError, match=r"current: shape \(2, 4\) expected, got \(1, 4\)"):
         wadkit.eng.colors_from_display(np.zeros((2, 4)), np.zeros((1, 4), np.uint8))
-    with pytest.raises(ValueError, match=r"colors must have shape \(n, 4\)"):
+    with pytest.raises(ValueError, match=r"colors: shape \(n, 4\) expected, got \(2, 3\)"):
         wadkit.eng.colors_to_display(np.zeros((2, 3), np.uint8))
     assert wadkit.eng.colors_to_display(np.zeros((0, 4), np.uint8)).shape == (0, 4)

@@ -20,13 +20,13 @@ def test_chunk_table_offsets_and_sizes(write):
     data = B.sample_wad()
     lvl = wadkit.eng.open(write("a.wad", data))
     assert [c.tag for c in lvl.chunks] == [
-        "INFO", "WFPC", "TEXT", "TRAK", "STPC", "MAP ", "LGHT", "END "]
+        "INFO", "WFPC", "TEXT", "TRAK", "STPC", "MAP", "LGHT", "END"]
     # offsets by hand: 4-byte length field, then 8-byte headers + payloads
     assert lvl.chunks[0] == ("INFO", 4, 4)
     assert lvl.chunks[1] == ("WFPC", 16, 4)
     assert lvl.chunks[2] == ("TEXT", 28, 768)
     assert lvl.chunks[3].offset == 28 + 8 + 768
-    assert lvl.chunks[-1] == ("END ", len(data) - 8, 0)
+    assert lvl.chunks[-1] == ("END", len(data) - 8, 0)
     assert lvl.warnings == []
 
 

@@ -22,7 +22,7 @@ def level(**kw):
 
 def payloads(data) -> dict:
     lvl = wadkit.eng.from_bytes(data)
-    return {c.tag.strip(): bytes(lvl.chunk(c.tag)) for c in lvl.chunks}
+    return {c.tag: bytes(lvl.chunk(c.tag)) for c in lvl.chunks}
 
 
 def tile_geometry(lvl, tile):

@@ -346,9 +346,11 @@ def test_bad_input():
         _core.EngFloorWorld(0, H, a, b, m, [ok, ok])
     with pytest.raises(ValueError, match="grid"):
         _core.EngFloorWorld(1 << 13, 1 << 12, a, b, m, [ok, ok])
-    with pytest.raises(ValueError, match="b: dimension 1"):
-        _core.EngFloorWorld(W, H, a, np.zeros((2, 5)), m, [ok, ok])
-    with pytest.raises(ValueError, match="a_xyz: dimension 0"):
+    with pytest.raises(ValueError, match=r"b: shape \(2, 6\) expected, got \(2, 5\)"):
+        _core.EngFloorWorld(W, H, a, np.zeros((2, 5), np.int32), m, [ok, ok])
+    with pytest.raises(TypeError, match="b: an array of float64"):
+        _core.EngFloorWorld(W, H, a, np.zeros((2, 6)), m, [ok, ok])
+    with pytest.raises(ValueError, match=r"a_xyz: shape \(2, 3\) expected, got \(1, 3\)"):
         _core.EngFloorWorld(W, H, a[:1], b, m, [ok, ok])
     with pytest.raises(TypeError):
         _core.EngFloorWorld(W, H, a, b, m, [ok, 5])

@@ -1,6 +1,6 @@
 """ENG level geometry: TRAK/STPC models, MAP tile part, spaces, tile
 transform, UVs, vertex colours, world mesh, byte-identical rebuild. Expected
-numbers are worked out by hand from the spec (eng-level-geometry.md)."""
+numbers are worked out by hand from the spec (docs/formats/eng.md)."""
 import struct
 import warnings
 
@@ -26,7 +26,7 @@ def open_level(data):
 
 def chunk_payloads(data):
     lvl = wadkit.eng.from_bytes(data)
-    return {c.tag.strip(): bytes(lvl.chunk(c.tag)) for c in lvl.chunks}
+    return {c.tag: bytes(lvl.chunk(c.tag)) for c in lvl.chunks}
 
 
 # ---- tile transform and spaces ----
@@ -218,7 +218,7 @@ def test_colour_sets_and_swap_colours():
     np.testing.assert_allclose(m1["color"][0][:, :3], np.full((3, 3), 0.5))
     # tile 1 has one set: set 1 falls back to its set 0
     np.testing.assert_allclose(m1["color"][1][:, :3], TRI_RGB)
-    assert lvl.rebuild_geometry()["MAP "] == chunk_payloads(data)["MAP"]
+    assert lvl.rebuild_geometry()["MAP"] == chunk_payloads(data)["MAP"]
 
 
 def test_zones():
@@ -294,7 +294,7 @@ def test_realistic_level_rebuilds_byte_identically(realistic, tmp_path):
     assert lvl.zones.grid.shape == (64, 64) and len(lvl.tiles.swaps) == facts["swaps"]
     payloads = chunk_payloads(data)
     rebuilt = lvl.rebuild_geometry()
-    for tag in ("TRAK", "MAP ", "STPC"):
+    for tag in ("TRAK", "MAP", "STPC"):
         assert rebuilt[tag] == payloads[tag.strip()], tag
     out = tmp_path / "copy.wad"
     lvl.save(out)

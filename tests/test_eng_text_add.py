@@ -87,7 +87,7 @@ def test_add_page_refuses_bad_pixels():
     lvl = level(base_payload())
     with pytest.raises(ValueError, match="'rgb16' or 'rle16'"):
         lvl.add_page(np.zeros((2, 2, 4), np.uint8), "pal8")
-    with pytest.raises(ValueError, match=r"shape \(height, width, 4\)"):
+    with pytest.raises(ValueError, match=r"^rgba: shape \(n, n, 4\) expected, got \(2, 2, 3\)"):
         lvl.add_page(np.zeros((2, 2, 3), np.uint8), "rgb16")
     with pytest.raises(ValueError, match="sides 1..4096"):
         lvl.add_page(np.zeros((0, 2, 4), np.uint8), "rgb16")

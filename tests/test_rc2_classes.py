@@ -192,6 +192,9 @@ def test_empty_core_table_refuses_every_instance():
     gp = G.layout(f["blocks"])
     with pytest.raises(wadkit.FormatError, match="class 300 is not in the core's tie"):
         _core.rc2_gameplay_parse(gp, np.zeros(0, np.int32))
-    with pytest.raises(TypeError, match="int32"):
+    # any integer array-like is converted (wk_array_arg); floats are refused
+    with pytest.raises(wadkit.FormatError, match="class 300 is not in the core's tie"):
         _core.rc2_gameplay_parse(gp, np.zeros(2, np.int64))
+    with pytest.raises(TypeError, match="^tie_ids: an array of float64 cannot be converted to int32"):
+        _core.rc2_gameplay_parse(gp, np.zeros(2))
     assert _core.rc2_gameplay_parse(gp, None, None, None)["tie"]["class_id"].tolist() == [300, 200, 300]

@@ -419,14 +419,14 @@ def test_limits_name_the_octant():
     # 300 distinct vertices inside octant (0, 0, 0)
     p = np.round(rng.uniform(0.5, 3.5, (300, 3)) * 16) / 16
     t = np.arange(300).reshape(100, 3)
-    assert "octant (0, 0, 0): more than 255 vertices" in limit("255 vertices", p, t, np.zeros(100))
+    assert "octant (0, 0, 0): more than 255 vertices" in limit("255 vertices", p, t, np.zeros(100, np.uint8))
     # 256 quads on four corners
     p = [[1, 1, 1], [2, 1, 1], [2, 2, 1], [1, 2, 1]]
     q = [[0, 1, 2, 3]] * 256
     msg = limit("255 quads", p, np.zeros((0, 3)), [], quads=q, quad_tags=np.arange(256) % 256)
     assert "octant (0, 0, 0)" in msg
     # 1100 triangles: 4 + 12 + 4400 bytes > 4080
-    msg = limit("4080 bytes", p, [[0, 1, 2]] * 1100, np.zeros(1100))
+    msg = limit("4080 bytes", p, [[0, 1, 2]] * 1100, np.zeros(1100, np.uint8))
     assert "octant (0, 0, 0)" in msg
     # a vertex 38 m from the centre of an octant the face touches
     msg = limit("from the octant centre", [[1, 1, 1], [39, 1, 1], [1, 2, 1]], [[0, 1, 2]], [0])

@@ -67,8 +67,10 @@ def test_chunks_have_their_own_terrain_and_collision(write):
         assert c["positions"].tolist() == [[22, 22, 22], [23, 22, 22], [22, 23, 22]]
         assert np.array_equal(one.collision()["triangles"], c["triangles"])
         assert two.collision_octants()["coord"].tolist() == [[5, 5, 5]]
-        with pytest.raises(KeyError, match="chunk 2 has no tfrags"):
+        with pytest.raises(KeyError, match="chunk 2 has no tfrags") as e:
             two.terrain()
+        assert isinstance(e.value, wadkit.MissingChunkError)
+        assert e.value.chunk == "chunk2.tfrags" and e.value.offset is None
         assert len(lvl.terrain()["triangles"]) == 48      # the level's own
 
 

@@ -525,6 +525,22 @@ def test_save_refuses_the_source_and_writes_atomically(full, tmp_path):
     assert sorted(p.name for p in tmp_path.iterdir()) == ["LEVEL0.WAD", "out.wad"]
 
 
+def test_save_refuses_a_level_whose_stream_does_not_decode(tmp_path):
+    """Level.save decodes every stream first (through a small buffer,
+    wk_lz_decodes_to): a core_data stream whose first packet reaches before
+    the output start is refused and nothing is written."""
+    data, _ = F.generated(200, compress=wadlz.greedy_compress)
+    s = RR.level(data)["streams"]["core_data"]
+    off = data.find(s[:64])
+    bad = bytearray(data)
+    bad[off + 16:off + 20] = b"\x10\xff\xfc\xff"   # far match, 32767 back
+    lvl = wadkit.rc2.from_bytes(bytes(bad))
+    out = tmp_path / "out.wad"
+    with pytest.raises(wadkit.FormatError, match="core_data: .*reaches 32767 bytes back"):
+        lvl.save(out)
+    assert not out.exists()
+
+
 # ---- hostile arguments ------------------------------------------------------------------
 
 @pytest.mark.parametrize("call, match", [

@@ -62,7 +62,7 @@ def test_eng_statistics(eng_level):
     lvl = eng_level
     assert lvl.warnings == [] and lvl.geometry_warnings == []
     assert [c.tag for c in lvl.chunks] == ["INFO", "WFPC", "TEXT", "TRAK", "STPC",
-                                           "MAP ", "END "]
+                                           "MAP", "END"]
     tris = sum(len(m.triangles) for m in lvl.models)
     assert 20000 <= tris <= 30000
     assert 300 <= len(lvl.tiles) <= 2000          # hundreds of tiles
@@ -175,7 +175,7 @@ def test_new_level_layout_by_hand():
     # STPC: count, 0x8c header, 3 vertices × 24, 1 face × 28, animation count
     assert sizes["STPC"] == 4 + 0x8C + 72 + 28 + 4
     # MAP: N W H, 3 empty lists, zone table, 3×2 zone grid, n2 n3 u16
-    assert sizes["MAP "] == 12 + 12 + 256 + 24 + 10
+    assert sizes["MAP"] == 12 + 12 + 256 + 24 + 10
     assert sizes["INFO"] == 4 and sizes["WFPC"] == 4
     text = bytes(lvl.chunk("TEXT"))
     # palette: count 1, index 0, 3 colours; opaque black becomes 0x8000 (0
@@ -296,8 +296,10 @@ def test_rc2_build_level_bad_input():
     tex = [(np.zeros((4, 4), np.uint8), 0)]
     pals = np.zeros((1, 256, 4), np.uint8)
     block = rc2.build_tfrags([])
-    with pytest.raises(ValueError, match="palettes of shape"):
-        rc2.build_level(block, tex, np.zeros((1, 16, 4)), b"g")
+    with pytest.raises(ValueError, match=r"palettes: shape \(n, 256, 4\) expected"):
+        rc2.build_level(block, tex, np.zeros((1, 16, 4), np.uint8), b"g")
+    with pytest.raises(TypeError, match="palettes: an array of float64"):
+        rc2.build_level(block, tex, np.zeros((1, 256, 4)), b"g")
     with pytest.raises(wadkit.LimitError, match="palette 1 of 1"):
         rc2.build_level(block, [(np.zeros((4, 4), np.uint8), 1)], pals, b"g")
     with pytest.raises(ValueError, match="gameplay"):

@@ -3,7 +3,7 @@
 import os
 import sys
 from collections.abc import Mapping, Sequence
-from typing import Any, Final, final
+from typing import Any, Final, Literal, final
 
 import numpy as np
 from numpy.typing import NDArray
@@ -11,6 +11,11 @@ from numpy.typing import NDArray
 from typing_extensions import Buffer
 
 glib_version: Final[tuple[int, int, int]]
+detect_size: Final[int]
+
+# "file" (= game space) or "export"; docs/formats/eng.md "Coordinate spaces"
+_Space = Literal["file", "export"]
+_CollSpace = Literal["file", "game", "export"]
 
 class WadError(Exception):
     """Base class of every wadkit error."""
@@ -33,8 +38,18 @@ class LimitError(WadError, ValueError):
     vertex: int | None
     object: str | None
 
+class MissingChunkError(FormatError, KeyError):
+    """The level has no chunk of the kind asked for."""
+    chunk: str
+
 class WadWarning(UserWarning):
     """A tolerated oddity in a file (kept as it is)."""
+
+def warn(message: str, /) -> None:
+    """A WadWarning at the first caller outside the wadkit package."""
+
+def detect(head: Buffer, /) -> Literal["eng", "rc2"] | None:
+    """The format of a file from its first detect_size bytes."""
 
 @final
 class EngWad:
@@ -83,6 +98,7 @@ class EngText:
     def add_flat_entry(self, flags: int, r: int, g: int, b: int, /) -> int: ...
     def textures(self) -> dict[str, NDArray[Any]]: ...
     def build(self) -> bytes: ...
+    def with_entries(self, entries: Buffer, /) -> bytes: ...
 
 def eng_face_uvs(rect: tuple[float, float, float, float], face_flags: int,
                  /) -> NDArray[np.float32]:
@@ -109,16 +125,22 @@ class EngFloorWorld:
 
 def eng_sine_table() -> NDArray[np.int32]:
     """(4096,) int32: the floor test's sine table."""
-def eng_colors_to_display(colors: NDArray[Any]) -> NDArray[np.float32]: ...
-def eng_bone_matrices(matrices: NDArray[Any], space: str = ...) -> NDArray[np.float32]: ...
-def eng_colors_from_display(rgba: NDArray[Any], current: NDArray[Any]) -> NDArray[np.uint8]: ...
-def eng_collision_decode(raw: Buffer, *, space: str = "file",
-                         groups: tuple[int, int, int] | None = None,
+def eng_colors_to_display(colors: NDArray[np.uint8], /) -> NDArray[np.float32]:
+    """Vertex colour bytes (n, 4) as the world mesh shows them."""
+def eng_colors_from_display(rgba: NDArray[np.float32], current: NDArray[np.uint8],
+                            /) -> NDArray[np.uint8]:
+    """Display values (n, 4) back to colour bytes (a channel still showing
+    its current byte keeps it)."""
+def eng_bone_matrices(matrices: NDArray[np.float32], space: _Space = "file",
+                      /) -> NDArray[np.float32]:
+    """Stored bone matrices (n, 16) -> (n, 4, 4) acting on column vectors."""
+def eng_collision_decode(raw: Buffer, *, space: _CollSpace = "file",
+                         groups: tuple[int, int, int] | NDArray[np.uint32] | None = None,
                          offset: int = 0) -> dict[str, NDArray[Any]]:
     """32-byte collision records → tile-local polygons (dict of arrays)."""
 def eng_collision_encode(corners: NDArray[np.float32], material: NDArray[np.uint8],
                          n_corners: NDArray[np.uint8] | None = None, *,
-                         space: str = "file",
+                         space: _CollSpace = "file",
                          drop_degenerate: bool = False) -> tuple[bytes, list[int]]:
     """Tile-local polygons → 32-byte records, and the dropped indices."""
 
@@ -134,25 +156,29 @@ class EngEdit:
     def tile_model(self, tile: int, /) -> int | None: ...
     def tile_colors(self, tile: int, /) -> NDArray[np.uint8]: ...
     def model_verts(self, model: int, /) -> int: ...
-    def set_geometry(self, tiles: Buffer, positions: Buffer, triangles: Buffer,
-                     uv: Buffer, texture: Buffer, face_flags: Buffer | None,
-                     colors: Sequence[Buffer | None] | None, name: str | None,
-                     /) -> dict[str, Any]: ...
-    def set_collision(self, tiles: Buffer, positions: Buffer, polygons: Buffer,
-                      material: Buffer | None, name: str | None,
-                      /) -> dict[str, Any]: ...
-    def set_colors(self, tile: int, colors: Buffer, name: str | None, /) -> None: ...
+    def set_geometry(self, tiles: NDArray[np.uint32], positions: NDArray[np.float32],
+                     triangles: NDArray[np.uint32], uv: NDArray[np.float32],
+                     texture: NDArray[np.int32], face_flags: NDArray[np.uint16] | None,
+                     colors: Sequence[NDArray[np.uint8] | None] | None,
+                     name: str | None, /) -> dict[str, Any]: ...
+    def set_collision(self, tiles: NDArray[np.uint32], positions: NDArray[np.float32],
+                      polygons: NDArray[np.int32], material: NDArray[np.uint8] | None,
+                      name: str | None, /) -> dict[str, Any]: ...
+    def set_colors(self, tile: int, colors: NDArray[np.uint8], name: str | None,
+                   /) -> None: ...
     def place_tile(self, tile: int, position: tuple[float, float, float],
                    rotation: int, name: str | None, /) -> None: ...
     def delete_tile(self, tile: int, name: str | None, /) -> None: ...
     def add_tile(self, model: int, position: tuple[float, float, float],
-                 rotation: int, colors: Buffer | None, name: str | None,
+                 rotation: int, colors: NDArray[np.uint8] | None, name: str | None,
                  /) -> int: ...
-    def add_mesh(self, positions: Buffer, triangles: Buffer, uv: Buffer,
-                 texture: Buffer, color: Buffer | None, face_flags: Buffer | None,
-                 c_positions: Buffer | None, c_polygons: Buffer | None,
-                 c_material: Buffer | None, zones_flat: bool, name: str | None,
-                 /) -> dict[str, Any]: ...
+    def add_mesh(self, positions: NDArray[np.float32], triangles: NDArray[np.uint32],
+                 uv: NDArray[np.float32], texture: NDArray[np.int32],
+                 color: NDArray[np.float32] | None, face_flags: NDArray[np.uint16] | None,
+                 c_positions: NDArray[np.float32] | None,
+                 c_polygons: NDArray[np.int32] | None,
+                 c_material: NDArray[np.uint8] | None, zones_flat: bool,
+                 name: str | None, /) -> dict[str, Any]: ...
     def flat_entry(self, r: int, g: int, b: int, /) -> int: ...
     def build(self) -> dict[str, Any]: ...
 
@@ -168,13 +194,15 @@ class EngGeometry:
     @property
     def warnings(self) -> list[str]: ...
     @property
+    def counts(self) -> tuple[int, int]: ...
+    @property
     def animation_layout(self) -> str | None: ...
-    def models(self, space: str = "file",
+    def models(self, space: _Space = "file",
                objects: bool = False) -> list[dict[str, Any]]: ...
-    def tiles(self, space: str = "file") -> dict[str, NDArray[Any]]: ...
+    def tiles(self, space: _Space = "file") -> dict[str, NDArray[Any]]: ...
     def zones(self) -> dict[str, NDArray[Any]]: ...
     def animations(self) -> list[dict[str, Any]]: ...
-    def world_mesh(self, space: str = "file", texture_table: Buffer | None = None,
+    def world_mesh(self, space: _Space = "file", texture_table: Buffer | None = None,
                    color_set: int = 0) -> dict[str, NDArray[Any]]: ...
     def import_mesh(self, positions: NDArray[np.float32],
                     triangles: NDArray[np.uint32], uv: NDArray[np.float32],
@@ -204,6 +232,10 @@ class Rc2Level:
     @property
     def core_header(self) -> dict[str, int | tuple[int, int]]: ...
     def decompress(self, name: str, max_size: int = 1 << 28) -> bytes: ...
+    def tfrag_block(self, core_size: int, /) -> tuple[int, int, int]: ...
+    def core_block(self, name: str, core_size: int, /) -> tuple[int, int]: ...
+    def tfrag_texture_count(self) -> int: ...
+    def textures(self, core_data: Buffer, kind: str = ..., /) -> list[NDArray[np.uint8]]: ...
     @property
     def chunk_headers(self) -> dict[str, dict[str, int]]:
         """{'chunk<i>': {tfrags, collision}} of the present chunk extents."""
@@ -236,27 +268,54 @@ def tfrag_build(meshes: Sequence[tuple[NDArray[np.float32], NDArray[np.float32],
                                       NDArray[np.uint32], NDArray[np.int32]]],
                 lod_distance: float = 32.0, /) -> bytes:
     """Packed meshes → a tfrags block (read back before it is returned)."""
+def eng_new_level(width: int, height: int, wfpc: int,
+                  palettes: Sequence[tuple[int, NDArray[np.uint8]]],
+                  pages: Sequence[tuple[int, int, int, NDArray[np.uint8]]],
+                  entries: Buffer, zone_table: NDArray[np.uint32] | None,
+                  zone_grid: NDArray[np.uint32] | None,
+                  objects: Sequence[tuple[NDArray[np.float32], NDArray[np.uint32],
+                                          NDArray[np.uint16], NDArray[np.float32]]],
+                  /) -> bytes:
+    """A new minimal ENG level WAD (wadkit.eng.new_level shapes the parts)."""
+def eng_texture_entry(flags: int, page: int, palette: int, u0: int, v0: int,
+                      u1: int, v1: int, /) -> bytes:
+    """One 8-byte ENG texture-table entry (rect u0 v0 u1 v1, inclusive)."""
+def eng_flat_entry(r: int, g: int, b: int, flags: int = 0, /) -> bytes:
+    """One 8-byte ENG flat-colour texture-table entry."""
+def rc2_empty_gameplay(tail: Buffer, /) -> bytes:
+    """A gameplay with every block absent, then tail."""
+def rc2_build_level(tfrags: Buffer,
+                    textures: Sequence[tuple[int, int, int, NDArray[np.uint8]]],
+                    palettes: NDArray[np.uint8], gameplay: Buffer, level_id: int,
+                    reverb: int, /) -> bytes:
+    """A new RC2 level file (wadkit.rc2.build_level shapes the parts)."""
 def collision_parse(block: Buffer, base: int = 0) -> dict[str, Any]:
     """A collision block → the deduplicated world mesh and the octants."""
-def collision_build(positions: Buffer, tris: Buffer, tri_tags: Buffer,
-                    quads: Buffer, quad_tags: Buffer, /) -> bytes:
+def collision_build(positions: NDArray[np.float32], tris: NDArray[np.uint32],
+                    tri_tags: NDArray[np.uint8], quads: NDArray[np.uint32],
+                    quad_tags: NDArray[np.uint8], /) -> bytes:
     """Faces → a collision block (exact octant binning; read back)."""
 def collision_build_octants(mesh_offset: int, z_node: tuple[int, int],
-                            y_nodes: Buffer, x_nodes: Buffer, coord: Buffer,
-                            counts: Buffer, vertices: Buffer, faces: Buffer,
-                            face_tag: Buffer, hero: Buffer, /) -> bytes:
+                            y_nodes: NDArray[np.int32], x_nodes: NDArray[np.int32],
+                            coord: NDArray[np.int32], counts: NDArray[np.uint32],
+                            vertices: NDArray[np.int16], faces: NDArray[np.uint8],
+                            face_tag: NDArray[np.uint8], hero: Buffer, /) -> bytes:
     """Octants as stored → a collision block in the canonical layout."""
 def sky_parse(block: Buffer, base: int = 0) -> dict[str, Any]:
     """A sky block → header, texture entries and shells of arrays."""
 def rc2_tfrags_edit(region: Buffer, base: int, texture_count: int,
-                    positions: Buffer | None, uv: Buffer | None, color: Buffer | None,
-                    texture: Buffer | None,
-                    meshes: Sequence[tuple[int, Buffer, Buffer, Buffer, Buffer, Buffer]],
-                    /) -> tuple[bytes, bytes]:
+                    positions: NDArray[np.float32] | None,
+                    uv: NDArray[np.float32] | None, color: NDArray[np.float32] | None,
+                    texture: NDArray[np.int32] | None,
+                    meshes: Sequence[tuple[int, NDArray[np.float32], NDArray[np.uint32],
+                                           NDArray[np.float32], NDArray[np.float32],
+                                           NDArray[np.int32]]],
+                    /) -> tuple[bytes, NDArray[np.uint8]]:
     """The tfrags region edited (in place or re-encoded per patch) and a
-    status byte per patch (0 kept, 1 in place, 2 re-encoded, 3 moved)."""
-def rc2_gameplay_write(gameplay: Buffer, core_ids: dict[str, Buffer],
-                       instances: dict[str, tuple[Buffer, Buffer, Buffer]],
+    status per patch (0 kept, 1 in place, 2 re-encoded, 3 moved)."""
+def rc2_gameplay_write(gameplay: Buffer, core_ids: dict[str, NDArray[np.int32]],
+                       instances: dict[str, tuple[NDArray[np.int32], NDArray[np.int32],
+                                                  NDArray[np.float32]]],
                        settings: Sequence[tuple[str, tuple[float, ...]]],
                        /) -> tuple[bytes, dict[str, Any]]:
     """A gameplay rewritten from its parse and the edit, and a report."""
@@ -267,9 +326,9 @@ def rc2_level_rewrite(level: Buffer, tfrags: Buffer | None, collision: Buffer | 
     extents laid out again; read back before it is returned."""
 def rc2_level_save(level: Buffer, path: str | os.PathLike[str], /) -> None:
     """Check a level file and write it atomically."""
-def rc2_gameplay_parse(gameplay: Buffer, tie_ids: Buffer | None = None,
-                       shrub_ids: Buffer | None = None,
-                       moby_ids: Buffer | None = None) -> dict[str, Any]:
+def rc2_gameplay_parse(gameplay: Buffer, tie_ids: NDArray[np.int32] | None = None,
+                       shrub_ids: NDArray[np.int32] | None = None,
+                       moby_ids: NDArray[np.int32] | None = None) -> dict[str, Any]:
     """A decompressed RC2 gameplay → blocks, settings, class lists, instances
     (dicts of arrays); *_ids (int32): the core class numbers to check against."""
 def rc2_classes_parse(core_index: Buffer, base: int = 0) -> dict[str, dict[str, Any]]:

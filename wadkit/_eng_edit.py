@@ -38,7 +38,6 @@ level in place" has the rules, limits and [assumed] points.
 """
 from __future__ import annotations
 
-import struct
 import warnings
 
 import numpy as np
@@ -139,9 +138,7 @@ class LevelEdit:
         map_ = level.chunk("MAP")
         base = {t: level.chunks[level._index(t)].offset + 8 for t in ("TRAK", "MAP")}
         table = level._own_texture_table()
-        wfpc = struct.unpack_from("<I", level.chunk("WFPC"))[0] \
-            if "WFPC" in level and len(level.chunk("WFPC")) >= 4 else 0
-        self._core = _core.EngEdit(wfpc, trak, base["TRAK"], map_, base["MAP"],
+        self._core = _core.EngEdit(level.flags, trak, base["TRAK"], map_, base["MAP"],
                                    table, table is not None)
         self._edits: list[dict] = []
 
@@ -400,7 +397,7 @@ class LevelEdit:
         self._verify(new, out)
         report = self._report(out, changed)
         for w in report["warnings"]:
-            warnings.warn(w, _core.WadWarning, stacklevel=2)
+            _core.warn(w)               # at the user's line (csrc/module/warn.c)
         new.edit_report = report
         return new
 
@@ -409,9 +406,7 @@ class LevelEdit:
         """The written level parses (container, TRAK, MAP) to what was built."""
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", _core.WadWarning)
-            new._geom                       # full parse of TRAK, MAP, STPC
-        n_models = struct.unpack_from("<I", new.chunk("TRAK"))[0]
-        n_tiles = struct.unpack_from("<I", new.chunk("MAP"))[0]
+            n_models, n_tiles = new._geom.counts   # full parse of TRAK, MAP, STPC
         if (n_models, n_tiles) != (out["models"], out["tiles"]):
             raise _core.WadError("the edited level does not read back: "
                                  f"{n_models} models / {n_tiles} tiles, built "
@@ -453,7 +448,8 @@ class EditMixin:
     def edit(self) -> LevelEdit:
         """Pending edits of this level's tiles and models (wadkit/_eng_edit.py);
         the level itself is not changed. Needs TRAK and MAP."""
+        from .eng import missing_chunk
         for tag in ("TRAK", "MAP"):
             if tag not in self:
-                raise KeyError(f"this level has no {tag} chunk")
+                raise missing_chunk(tag)
         return LevelEdit(self)

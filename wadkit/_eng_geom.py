@@ -12,10 +12,11 @@ module only names things and caches them.
 """
 from __future__ import annotations
 
-import struct
-import warnings
+from collections.abc import Iterator
+from typing import Literal
 
 from . import _core
+from .results import Animation, ImportReport, Space, WorldMesh
 
 
 class Model:
@@ -27,7 +28,7 @@ class Model:
     collision_groups: their 3 counts. STPC models add bone_counts (per-bone
     vertex counts, empty for rigid models) and rigid_vertex_count."""
 
-    def __init__(self, d: dict, space: str):
+    def __init__(self, d: dict, space: Space):
         self.space = space
         self.__dict__.update(d)
 
@@ -46,16 +47,32 @@ class Model:
 
 
 class _Table:
-    """A dict of arrays shown as attributes (lvl.tiles.position …)."""
+    """Named columns of one table, as attributes (lvl.tiles.position) or
+    by name (lvl.tiles["position"]). As in a data frame: len() is the
+    number of rows, iteration and `in` go over the column names."""
+
+    _rows = ""  # the column whose length is the number of rows
 
     def __init__(self, d: dict):
         self.__dict__.update(d)
 
-    def keys(self):
+    def keys(self) -> list[str]:
         return list(self.__dict__)
 
-    def __getitem__(self, key):
+    def __getitem__(self, key: str):
         return self.__dict__[key]
+
+    def __contains__(self, key: object) -> bool:
+        return key in self.__dict__
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.keys())
+
+    def __len__(self) -> int:
+        return len(self.__dict__[self._rows])
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({len(self)} rows: {', '.join(self)})"
 
 
 class Tiles(_Table):
@@ -64,14 +81,17 @@ class Tiles(_Table):
     swap (N,) index into swaps (S,5) {cellX, y, cellZ, modelA, modelB} or -1,
     colors (K,4) u8 (R,G,B,A) with per-tile color_start/color_sets and
     color_b_start/color_b_sets (modelB of a swap tile; 0 sets = none).
-    Raw: a_position (export space), a_rotation, a_model, b (N,6) i32 20.12."""
+    Raw: a_position (export space), a_rotation, a_model, b (N,6) i32 20.12.
+    len(): the number of tiles."""
 
-    def __len__(self) -> int:
-        return len(self.model)
+    _rows = "model"
 
 
 class Zones(_Table):
-    """mask (32,) u32, height (32,) i32, grid (H,W) u32 zone numbers."""
+    """mask (32,) u32, height (32,) i32, grid (H,W) u32 zone numbers.
+    len(): the 32 zones."""
+
+    _rows = "mask"
 
 
 class GeometryMixin:
@@ -83,7 +103,7 @@ class GeometryMixin:
         off = self.chunks[self._index(tag)].offset + 8
         return self.chunk(tag), off
 
-    _GEOM_TAGS = ("WFPC", "TRAK", "MAP ", "STPC")
+    _GEOM_TAGS = ("WFPC", "TRAK", "MAP", "STPC")
 
     @property
     def _geom(self) -> _core.EngGeometry:
@@ -121,7 +141,7 @@ class GeometryMixin:
         g = _core.EngGeometry(wfpc, trak, trak_off, map_, map_off, stpc, stpc_off,
                               wfpc_off)
         for w in g.warnings:
-            warnings.warn(w, _core.WadWarning, stacklevel=4)
+            _core.warn(w)  # at the user's line, wherever the parse was started
         return g
 
     @property
@@ -140,7 +160,7 @@ class GeometryMixin:
         return self._derived("objects", lambda g: [
             Model(d, "file") for d in g.models("file", objects=True)])
 
-    def collision_polygons(self, models=None, space: str = "file") -> dict:
+    def collision_polygons(self, models=None, space: Space = "file") -> dict:
         """The collision polygons of TRAK models (default: all, else the
         model indices given), tile-local, decoded in one call and
         concatenated in the order asked: the arrays of Model.collision
@@ -157,23 +177,20 @@ class GeometryMixin:
         counts = groups.sum(axis=1)
         start = np.zeros(len(parts) + 1, np.int64)
         np.cumsum(counts, out=start[1:])
+        # the groups of each model's records: C (the record order is a format fact)
         out = dict(decode_collision(b"".join(bytes(m.collision_raw) for m in parts),
-                                    space=space))
-        if len(out["n_corners"]) != start[-1]:        # pragma: no cover - parser invariant
-            raise _core.WadError("collision records do not match their group counts")
-        out["group"] = np.repeat(np.tile(np.arange(3, dtype=np.uint8), len(parts)),
-                                 groups.reshape(-1))
+                                    space=space, groups=groups))
         out["model"] = np.repeat(ids, counts)
         out["polygon"] = np.arange(start[-1]) - np.repeat(start[:-1], counts)
         out["start"] = start
         return out
 
-    def models_in(self, space: str = "file", objects: bool = False) -> list[Model]:
+    def models_in(self, space: Space = "file", objects: bool = False) -> list[Model]:
         """TRAK (or STPC) models in "file" or "export" space."""
         return [Model(d, space) for d in self._geom.models(space, objects=objects)]
 
     @property
-    def animations(self) -> list[dict]:
+    def animations(self) -> list[Animation]:
         """STPC animations: n_frames, n_bones, n_delta, flag, a (nA,) u32,
         frame_words (nFrames,4) i16 or None, deltas [frame 0 (nDelta,4) i16,
         later frames (nDelta,) i16], matrices (nFrames,nBones,4,4) f32, raw."""
@@ -183,7 +200,7 @@ class GeometryMixin:
     def animation_layout(self) -> str | None:
         return self._geom.animation_layout
 
-    def bone_matrices(self, animation: int, space: str = "file") -> np.ndarray:
+    def bone_matrices(self, animation: int, space: Space = "file") -> np.ndarray:
         """The bone matrices of one STPC animation as the renderer applies
         them: (nFrames, nBones, 4, 4) float32, each acting on column vectors
         (p' = M @ (x, y, z, 1)) and taking a vertex of that bone (as
@@ -195,7 +212,7 @@ class GeometryMixin:
     def tiles(self) -> Tiles:
         return self._derived("tiles", lambda g: Tiles(g.tiles("file")))
 
-    def tiles_in(self, space: str = "file") -> Tiles:
+    def tiles_in(self, space: Space = "file") -> Tiles:
         return Tiles(self._geom.tiles(space))
 
     @property
@@ -206,8 +223,8 @@ class GeometryMixin:
     def geometry_warnings(self) -> list[str]:
         return self._geom.warnings
 
-    def world_mesh(self, space: str = "file", texture_table=None,
-                   color_set: int = 0) -> dict:
+    def world_mesh(self, space: Space = "file", texture_table=None,
+                   color_set: int = 0) -> WorldMesh:
         """The whole level as one mesh: positions (V,3) f32, triangles (T,3)
         u32, uv (T,3,2) f32 (U right, V down the texture page), color
         (T,3,4) f32, texture (T,) i32 (texture-table entry), page (T,) i32,
@@ -229,7 +246,7 @@ class GeometryMixin:
         to the originals when nothing changed)."""
         out = {}
         g = self._geom
-        for tag, build in (("TRAK", g.build_trak), ("MAP ", g.build_map),
+        for tag, build in (("TRAK", g.build_trak), ("MAP", g.build_map),
                            ("STPC", g.build_stpc)):
             if tag in self:
                 out[tag] = build()
@@ -250,7 +267,7 @@ class ImportMixin:
 
     def with_geometry(self, positions, triangles, uv, texture=None, color=None,
                       collision=None, keep_tiles: bool = False,
-                      zones: str = "flat", default_texture: int = 0,
+                      zones: Literal["flat", "keep"] = "flat", default_texture: int = 0,
                       face_flags=None, texture_table=None, page=None, tile=None):
         """A new Level whose TRAK and MAP tile part hold this mesh (file space:
         positions (V,3), triangles (T,3), uv (T,3,2) per corner, texture (T,)
@@ -304,7 +321,7 @@ class ImportMixin:
         if out["new_entries"]:
             replaced[self._index("TEXT")] = self._text_with_entries(out["new_entries"])
         new.__init__(_core.EngWad(self._wad.build(replaced)), None)
-        report = out["report"]
+        report: ImportReport = out["report"]
         report["warnings"] = out["warnings"]
         if report["uv_inexact"]:
             report["warnings"].append(
@@ -332,20 +349,11 @@ class ImportMixin:
         if len(g.models("export")) != (len(self.models) if keep_tiles else 0) + report["tiles"]:
             raise _core.WadError("rebuilt TRAK does not read back")
         for w in report["warnings"]:
-            warnings.warn(w, _core.WadWarning, stacklevel=2)
+            _core.warn(w)
         new.import_report = report
         return new
 
     def _text_with_entries(self, new_entries: bytes) -> bytes:
-        """The TEXT payload with entries appended to the texture table:
-        [palettes, pages][u32 count][table][tail] -> count + k, table + new.
-        Existing indices (faces, effects in the tail) keep their meaning."""
-        payload = bytes(self.chunk("TEXT"))
-        table = bytes(self.texture_table_raw)
-        tail = bytes(self._textures().core.tail_raw)
-        at = len(payload) - len(tail) - len(table) - 4
-        count = struct.unpack_from("<I", payload, at)[0]
-        if at < 0 or count * 8 != len(table) or payload[at + 4:at + 4 + len(table)] != table:
-            raise _core.WadError("TEXT: texture table not where expected")
-        return (payload[:at] + struct.pack("<I", count + len(new_entries) // 8)
-                + table + new_entries + tail)
+        """The TEXT payload with entries appended to the texture table
+        (C: wk_eng_text_with_entries); existing indices keep their meaning."""
+        return self._textures().core.with_entries(new_entries)

@@ -7,8 +7,6 @@ afterwards with Level.with_geometry. See docs/samples.md.
 """
 from __future__ import annotations
 
-import struct
-
 import numpy as np
 
 from . import _core
@@ -18,17 +16,17 @@ PAGE_FLAGS = {"pal8": 0x00, "rgb16": 0x01, "rle16": 0x80}
 
 def texture_entry(page: int, rect=(0, 0, 255, 255), flags: int = 0,
                   palette: int = -1) -> bytes:
-    """One 8-byte texture-table entry: page, rect = (u0, v0, u1, v1) in page
-    pixels (u1, v1 inclusive), entry flags, byte 3 (palette; -1 as in the
-    original files)."""
+    """One 8-byte texture-table entry (written in C, eng_uv.c): page, rect =
+    (u0, v0, u1, v1) in page pixels (u1, v1 inclusive), entry flags, byte 3
+    (palette; -1 as in the original files)."""
     u0, v0, u1, v1 = rect
-    return struct.pack("<HbbBBBB", flags, page, palette, u0, u1, v0, v1)
+    return _core.eng_texture_entry(flags, page, palette, u0, v0, u1, v1)
 
 
 def flat_entry(rgb, flags: int = 0) -> bytes:
-    """A flat-colour entry (flag bit 0; u0, u1, v0 = R, G, B)."""
+    """A flat-colour entry (flag bit 0; the colour in u0, u1, v0)."""
     r, g, b = rgb
-    return struct.pack("<HbbBBBB", flags | 1, 0, -1, r, g, b, 255)
+    return _core.eng_flat_entry(r, g, b, flags)
 
 
 def new_level_bytes(width: int, height: int, pages, palettes=(), textures=(),

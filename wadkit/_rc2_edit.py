@@ -310,9 +310,7 @@ class LevelEdit:
         out, index = {}, {}
         for kind, lst in self._inst.items():
             keep = ~lst["deleted"]
-            out[kind] = (np.ascontiguousarray(lst["source"][keep]),
-                         np.ascontiguousarray(lst["class_id"][keep]),
-                         np.ascontiguousarray(lst["matrix"][keep], dtype=np.float32))
+            out[kind] = (lst["source"][keep], lst["class_id"][keep], lst["matrix"][keep])
             idx = np.full(len(keep), -1, np.int64)
             idx[keep] = np.arange(int(keep.sum()))
             index[kind] = idx
@@ -320,7 +318,7 @@ class LevelEdit:
 
     def _gameplay(self, plain: bytes, inst: dict) -> tuple[bytes, dict]:
         c = self._level._classes
-        ids = {k: np.ascontiguousarray(c[k]["id"], dtype=np.int32) for k in KINDS}
+        ids = {k: c[k]["id"] for k in KINDS}
         settings = list(self._settings.items())
         return _core.rc2_gameplay_write(plain, ids, inst, settings)
 
@@ -338,8 +336,7 @@ class LevelEdit:
                 block, lvl.core_header["tfrags"], lvl._tfrag_texture_count(),
                 t.get("positions"), t.get("uv"), t.get("color"), t.get("texture"),
                 list(self._meshes.values()))
-            st = np.frombuffer(status, np.uint8)
-            report["patches"] = {name: np.flatnonzero(st == k).tolist()
+            report["patches"] = {name: np.flatnonzero(status == k).tolist()
                                  for k, name in enumerate(_STATUS) if k}
         collision = None
         if self._collision is not None:

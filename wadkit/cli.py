@@ -121,7 +121,7 @@ def build_parser() -> argparse.ArgumentParser:
     lzp.add_argument("output", metavar="OUT", nargs="?")
     lzp.add_argument("--max-size", type=int, default=1 << 28,
                      help="refuse to decompress more bytes (default 256 MiB)")
-    lzp.add_argument("--level", choices=["default", "max", "best", "lazy", "greedy"],
+    lzp.add_argument("--level", choices=["default", "fast", "max", "best", "lazy", "greedy"],
                      default="default", help="compression level (c)")
     lzp.add_argument("--threads", type=int, default=1,
                      help="threads for c (0: one per processor)")

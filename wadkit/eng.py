@@ -1,10 +1,14 @@
 """ENG levels (The Emperor's New Groove, PC; Croc-2 engine): Python API.
 
-    lvl = wadkit.eng.open("t1l1m001.wad")
-    lvl.chunks            # [Chunk(tag='INFO', offset=4, size=4), ...]
-    lvl.chunk("TRAK")     # zero-copy memoryview of the payload
-    lvl.save("copy.wad")  # byte-identical when nothing changed; atomic
-    ed = lvl.edit()       # patch tiles and models in place (wadkit/_eng_edit.py)
+    with wadkit.eng.open("t1l1m001.wad") as lvl:   # the file stays mapped
+        lvl.chunks            # [Chunk(tag='INFO', offset=4, size=4), ...]
+        lvl.chunk("TRAK")     # zero-copy memoryview of the payload
+        lvl.save("copy.wad")  # byte-identical when nothing changed; atomic
+        ed = lvl.edit()       # patch tiles and models in place (wadkit/_eng_edit.py)
+
+Chunk tags are written without the padding the file has ("MAP", "END"):
+Chunk.tag, info() and rebuild_geometry() use that form; chunk(), "in" and
+replace_chunk() take it or the padded one ("MAP ").
 """
 from __future__ import annotations
 
@@ -12,27 +16,63 @@ import os
 from typing import NamedTuple
 
 from . import _core
+from ._core import MissingChunkError
 from ._eng_edit import EditMixin, LevelEdit  # noqa: F401 (wadkit.eng.LevelEdit)
 from ._eng_geom import GeometryMixin, ImportMixin
 from . import _eng_text
 from ._eng_floor import FloorMixin
+from ._level import MappedLevel
+from .results import TextureTable
 
 
 class Chunk(NamedTuple):
-    tag: str      # chunk name as the engine spells it ("MAP ", "TRAK")
+    tag: str      # chunk name without the file's padding ("MAP", "TRAK")
     offset: int   # offset of the 8-byte chunk header in the file
     size: int     # payload size in bytes (without the header)
 
 
-class Level(GeometryMixin, ImportMixin, EditMixin, FloorMixin):
-    """An ENG level WAD. Holds the file mapped; edits are kept until save()."""
+def _tag(tag: str) -> str:
+    """The one form of a tag: without the trailing blanks of the file."""
+    return tag.rstrip(" ")
+
+
+def missing_chunk(tag: str, message: str | None = None) -> MissingChunkError:
+    """The error for a chunk the level lacks (a FormatError and a KeyError);
+    message: what it says instead of "this level has no TAG chunk"."""
+    err = MissingChunkError(message or f"this level has no {_tag(tag)} chunk")
+    err.offset, err.context, err.chunk = None, "ENG WAD", _tag(tag)
+    return err
+
+
+class Level(MappedLevel, GeometryMixin, ImportMixin, EditMixin, FloorMixin):
+    """An ENG level WAD. Holds the file mapped until close() (or the end of
+    a with block); edits are kept until save()."""
 
     def __init__(self, wad: _core.EngWad, path: str | None = None):
         self._wad = wad
         self.path = path
         self._raw = wad.chunks
-        self.chunks = [Chunk(name, off, size) for name, off, size, _ in self._raw]
+        self.chunks = [Chunk(_tag(name), off, size) for name, off, size, _ in self._raw]
         self._replaced: dict[int, bytes] = {}
+
+    # the mapped file is held until close() (wadkit/_level.py)
+    _KEEP = ("path", "chunks", "_raw", "_replaced")
+
+    @property
+    def _wad(self) -> _core.EngWad:
+        return self._held()
+
+    @_wad.setter
+    def _wad(self, wad: _core.EngWad) -> None:
+        self._hold(wad)
+
+    def __repr__(self) -> str:
+        where = self._where()
+        if self.closed:
+            return f"<wadkit.eng.Level {where}, closed>"
+        edited = f", {len(self._replaced)} chunks replaced" if self._replaced else ""
+        return (f"<wadkit.eng.Level {where}: {len(self.chunks)} chunks, "
+                f"{self._wad.size} bytes{edited}>")
 
     @property
     def warnings(self) -> list[str]:
@@ -43,14 +83,15 @@ class Level(GeometryMixin, ImportMixin, EditMixin, FloorMixin):
         return self._wad.declared_length
 
     def _index(self, tag: str) -> int:
-        tag = tag.ljust(4)
+        tag = _tag(tag)
         for i, c in enumerate(self.chunks):
             if c.tag == tag:
                 return i
-        raise KeyError(f"no chunk {tag!r} in this WAD")
+        raise missing_chunk(tag)
 
     def __contains__(self, tag: str) -> bool:
-        return any(c.tag == tag.ljust(4) for c in self.chunks)
+        tag = _tag(tag)
+        return any(c.tag == tag for c in self.chunks)
 
     def chunk(self, tag: str) -> memoryview:
         """The payload of a chunk: a replaced one, or a view into the file."""
@@ -84,7 +125,7 @@ class Level(GeometryMixin, ImportMixin, EditMixin, FloorMixin):
             "path": self.path,
             "size": self._wad.size,
             "declared_length": self._wad.declared_length,
-            "chunks": [{"tag": name, "offset": off, "size": size,
+            "chunks": [{"tag": _tag(name), "offset": off, "size": size,
                         "size_field": field}
                        for name, off, size, field in self._raw],
             "warnings": self.warnings,
@@ -121,10 +162,11 @@ class Level(GeometryMixin, ImportMixin, EditMixin, FloorMixin):
         return self._textures().core.table_raw
 
     @property
-    def textures(self) -> dict:
+    def textures(self) -> TextureTable:
         """The texture table as a dict of NumPy arrays, one row per entry:
         flags u16, page i8, palette i8 (byte 3), uv (n, 4) u8 = u0 v0 u1 v1
-        as stored, rect (n, 4) f32 = U0 V0 U1 V1 in 0..1, flat bool, color
+        (the file stores them u0 u1 v0 v1), rect (n, 4) f32 = U0 V0 U1 V1
+        in 0..1, flat bool, color
         (n, 3) u8 (R, G, B of flat entries, else 0), blend u8 (bits 12-14),
         mode2 u8 (bits 8-10)."""
         return self._textures().core.textures()
@@ -178,7 +220,8 @@ class Level(GeometryMixin, ImportMixin, EditMixin, FloorMixin):
 
 
 def open(path: str | os.PathLike) -> Level:
-    """Open an ENG level WAD (memory-mapped). Raises wadkit.FormatError."""
+    """Open an ENG level WAD (memory-mapped until Level.close(); use it in
+    a with block). Raises wadkit.FormatError, or the OSError of the file."""
     return Level(_core.EngWad(os.fspath(path)), os.fspath(path))
 
 

@@ -33,24 +33,18 @@ import os
 from functools import cached_property
 
 from . import _core
+from ._level import MappedLevel
 from . import _rc2_edit
 from . import _rc2_gameplay as _gp
-from ._core import FormatError
 from .lz import DEFAULT_MAX_SIZE
+from .results import Patch, Terrain
 
-TEXTURE_ENTRY = 16
-# texture tables of the core header: kind -> offset of its {count, offset}
-TEXTURE_TABLES = {"tfrag": 0x30, "moby": 0x38, "tie": 0x40, "shrub": 0x48}
-
-
-def _format_error(message: str, offset: int | None, context: str):
-    err = FormatError(message)
-    err.offset, err.context = offset, context
-    return err
+TEXTURE_KINDS = ("tfrag", "moby", "tie", "shrub")
 
 
-class Level:
-    """An RC2 level WAD, parsed and cross-checked; the file stays mapped."""
+class Level(MappedLevel):
+    """An RC2 level WAD, parsed and cross-checked; the file stays mapped
+    until close() (or the end of a with block)."""
 
     def __init__(self, level: _core.Rc2Level, path: str | None = None,
                  max_size: int = DEFAULT_MAX_SIZE):
@@ -64,6 +58,26 @@ class Level:
         self.sectors = {n: (sec, cnt) for n, (_, _, sec, cnt) in raw.items()}
         self.sections = {n: r for n, r in level.sections.items() if r[1]}
         self.core_header = level.core_header
+
+    # the mapped file is held until close() (wadkit/_level.py)
+    _KEEP = ("path", "max_size", "header", "extents", "sectors", "sections",
+             "core_header")
+
+    @property
+    def _lvl(self) -> _core.Rc2Level:
+        return self._held()
+
+    @_lvl.setter
+    def _lvl(self, lvl: _core.Rc2Level) -> None:
+        self._hold(lvl)
+
+    def __repr__(self) -> str:
+        where = self._where()
+        if self.closed:
+            return f"<wadkit.rc2.Level {where}, closed>"
+        return (f"<wadkit.rc2.Level {where}: level {self.header['id']}, "
+                f"header 0x{self.header['header_size']:x}, "
+                f"{len(self.extents)} extents, {len(memoryview(self._lvl))} bytes>")
 
     def _view(self, offset: int, size: int) -> memoryview:
         return memoryview(self._lvl)[offset:offset + size]
@@ -99,14 +113,11 @@ class Level:
     def tfrag_block(self) -> memoryview:
         """The tfrags block of core_data: from the tfrags offset to the first
         of the occlusion / sky / collision offsets after it (it has no
-        stored size)."""
-        h = self.core_header
-        start = h["tfrags"]
-        ends = [h[k] for k in ("occlusion", "sky", "collision") if h[k] > start]
-        end = min(ends) if ends else len(self.core_data)
+        stored size; C: wk_rc2_tfrag_block)."""
+        start, end, _ = self._lvl.tfrag_block(len(self.core_data))
         return memoryview(self.core_data)[start:end]
 
-    def terrain(self, lod: int = 0) -> dict:
+    def terrain(self, lod: int = 0) -> Terrain:
         """The tfrag terrain of one LOD (0 finest .. 2) for the whole level:
         positions (V,3) f32 in file space (Z up), triangles (T,3) u32 with
         consistent winding, uv (T,3,2) f32, color (T,3,4) f32 (1.0 = the
@@ -118,19 +129,13 @@ class Level:
                                   "texture", "patch")}
 
     def _tfrag_texture_count(self) -> int:
-        count = self.core_header["tfrag_textures"][0]
-        if count < 0:   # -1 would switch the texture-index check off
-            raise _format_error(
-                f"tfrag texture count {count} is negative",
-                self.sections["core_index"][0] + 0x30, "RC2 core header")
-        return count
+        return self._lvl.tfrag_texture_count()
 
     def _tfrags(self, lod: int) -> dict:
         cache = self.__dict__.setdefault("_tfrag_cache", {})
         if lod not in cache:
-            cache[lod] = _core.tfrag_parse(self.tfrag_block(), lod,
-                                           self._tfrag_texture_count(),
-                                           self.core_header["tfrags"])
+            start, _, count = self._lvl.tfrag_block(len(self.core_data))
+            cache[lod] = _core.tfrag_parse(self.tfrag_block(), lod, count, start)
         return cache[lod]
 
     @cached_property
@@ -142,7 +147,7 @@ class Level:
                 for name, h in sorted(self._lvl.chunk_headers.items())]
 
     @property
-    def patches(self) -> list[dict]:
+    def patches(self) -> list[Patch]:
         """Per tfrag patch: vert_count, tri_count (LOD 0), bsphere (x, y, z,
         r), flags, ad_gifs, mip_dist, occl_index, lod_tris (decoded
         triangles of LOD 0, 1, 2) and offset (in core_data)."""
@@ -155,63 +160,28 @@ class Level:
 
     def textures(self, kind: str = "tfrag") -> list:
         """A texture table of the core header decoded to (H, W, 4) uint8
-        RGBA: "tfrag" (0x30), "moby" (0x38), "tie" (0x40) or "shrub"
-        (0x48); class meshes name their textures through the class's
-        slots into the table of their kind (docs/formats/rc2.md,
-        "Textures"). Decoded once per kind."""
+        RGBA: "tfrag", "moby", "tie" or "shrub"; class meshes name their
+        textures through the class's slots into the table of their kind
+        (docs/formats/rc2.md, "Textures"). Decoded and checked in C
+        (csrc/core/rc2/rc2_texture.c), once per kind."""
+        if kind not in TEXTURE_KINDS:
+            raise ValueError(f"no {kind!r} texture table (one of "
+                             f"{', '.join(TEXTURE_KINDS)})")
         cache = self.__dict__.setdefault("_texture_cache", {})
         if kind not in cache:
-            cache[kind] = self._decode_textures(kind)
+            cache[kind] = self._lvl.textures(self.core_data, kind)
         return cache[kind]
-
-    def _decode_textures(self, kind: str) -> list:
-        if kind not in TEXTURE_TABLES:
-            raise ValueError(f"no {kind!r} texture table (one of "
-                             f"{', '.join(TEXTURE_TABLES)})")
-        count, offset = self.core_header[f"{kind}_textures"]
-        index, data, gs = self.core_index, self.core_data, self.gs_ram
-        base = self.core_header["textures_base"]
-        where = self.sections["core_index"][0]
-        if count < 0 or offset < 0 or offset + count * TEXTURE_ENTRY > len(index):
-            raise _format_error(
-                f"{kind} texture table ({count} entries at 0x{offset:x}) runs "
-                f"past the {len(index)}-byte core index",
-                where + TEXTURE_TABLES[kind], "RC2 core header")
-        out = []
-        for i in range(count):
-            e = offset + i * TEXTURE_ENTRY
-            data_ofs = int.from_bytes(index[e:e + 4], "little", signed=True)
-            w, h, _type, palette = (int.from_bytes(index[e + k:e + k + 2], "little",
-                                                   signed=True)
-                                    for k in (4, 6, 8, 10))
-            px = base + data_ofs
-            pal = palette * 0x100
-            if (w <= 0 or h <= 0 or data_ofs < 0 or px + w * h > len(data)
-                    or palette < 0 or pal + 1024 > len(gs)):
-                raise _format_error(
-                    f"{kind} texture {i}: {w}x{h} pixels at core_data 0x{px:x} "
-                    f"or palette {palette} (gs_ram 0x{pal:x}) out of range",
-                    where + e, f"RC2 {kind} textures")
-            out.append(_core.tfrag_texture(data[px:px + w * h], w, h,
-                                           gs[pal:pal + 1024]))
-        return out
 
     def sky_block(self) -> memoryview:
         """The sky block of core_data: from the sky offset to the collision
-        offset (it has no stored size)."""
-        h = self.core_header
-        return memoryview(self.core_data)[h["sky"]:h["collision"]]
+        offset (it has no stored size; C: wk_rc2_core_block)."""
+        start, end = self._lvl.core_block("sky", len(self.core_data))
+        return memoryview(self.core_data)[start:end]
 
     @cached_property
     def _sky(self) -> dict:
-        block = self.sky_block()
-        sky = _core.sky_parse(block, self.core_header["sky"])
-        sky["textures"] = [
-            _core.tfrag_texture(block[t["pixels"]:t["pixels"] + t["width"] * t["height"]],
-                                t["width"], t["height"],
-                                block[t["palette"]:t["palette"] + 1024])
-            for t in sky["texture_entries"]]
-        return sky
+        # the textures come decoded from C (csrc/module/rc2_sky.c)
+        return _core.sky_parse(self.sky_block(), self.core_header["sky"])
 
     def sky(self) -> dict:
         """The sky (docs/formats/rc2.md, "Sky"): colour (RGBA bytes),
@@ -227,9 +197,9 @@ class Level:
 
     def collision_block(self) -> memoryview:
         """The collision block of core_data: from the collision offset to
-        textures_base (it has no stored size)."""
-        h = self.core_header
-        return memoryview(self.core_data)[h["collision"]:h["textures_base"]]
+        textures_base (it has no stored size; C: wk_rc2_core_block)."""
+        start, end = self._lvl.core_block("collision", len(self.core_data))
+        return memoryview(self.core_data)[start:end]
 
     @cached_property
     def _collision(self) -> dict:
@@ -333,19 +303,20 @@ class Level:
     @property
     def tie_ambient(self) -> dict | None:
         """The tie ambient RGBA records in stored order: instance, count
-        (16-bit words), offset (of the data in the gameplay); None if the
-        level has no such block."""
+        (16-bit words), offset (of the data in the gameplay), start (of the
+        record's words in words) and words (every record's 16-bit words,
+        decoded in C); None if the level has no such block."""
         return self._gameplay["tie_ambient"]
 
     def tie_ambient_colours(self, tie: int):
         """Tie instance `tie`'s ambient RGBA words (uint16 array, not
         decoded further), or None when it has none."""
-        import numpy as np
         rec = int(self.ties.ambient_record[tie])
         if rec < 0:
             return None
         a = self.tie_ambient
-        return np.frombuffer(self.gameplay, "<u2", int(a["count"][rec]), int(a["offset"][rec]))
+        start = int(a["start"][rec])
+        return a["words"][start:start + int(a["count"][rec])]
 
     # ---- writing (wadkit/_rc2_edit.py, docs/formats/rc2.md) ----------
 
@@ -440,7 +411,10 @@ class LevelChunk:
 
     def _stream(self, part: str) -> bytes:
         if not (self.has_terrain if part == "tfrags" else self.has_collision):
-            raise KeyError(f"chunk {self.index} has no {part}")
+            err = _core.MissingChunkError(f"chunk {self.index} has no {part}")
+            err.offset, err.context = None, f"RC2 {self.name} header"
+            err.chunk = f"{self.name}.{part}"
+            raise err
         return self.level._lvl.decompress(f"{self.name}.{part}", self.level.max_size)
 
     @cached_property
@@ -499,14 +473,9 @@ def build_collision(positions, triangles, tags, quads=None,
     limit (255 vertices, 255 quads or 4080 bytes per octant, a vertex more
     than 32 m from its octant's centre, ...); nothing is dropped."""
     import numpy as np
-    pos = np.ascontiguousarray(positions, dtype=np.float32).reshape(-1, 3)
-    tris = np.ascontiguousarray(triangles, dtype=np.uint32).reshape(-1, 3)
-    ttag = np.ascontiguousarray(tags, dtype=np.uint8).reshape(-1)
-    q = np.ascontiguousarray(np.zeros((0, 4)) if quads is None else quads,
-                             dtype=np.uint32).reshape(-1, 4)
-    qtag = np.ascontiguousarray(np.zeros(0) if quad_tags is None else quad_tags,
-                                dtype=np.uint8).reshape(-1)
-    return _core.collision_build(pos, tris, ttag, q, qtag)
+    q = np.zeros((0, 4), np.uint32) if quads is None else quads
+    qtag = np.zeros(0, np.uint8) if quad_tags is None else quad_tags
+    return _core.collision_build(positions, triangles, tags, q, qtag)
 
 
 def build_collision_octants(octants: dict) -> bytes:
@@ -514,15 +483,13 @@ def build_collision_octants(octants: dict) -> bytes:
     same dict edited): the tree shape, octant order, vertices and faces are
     kept, every offset recomputed in the canonical layout; a block written
     in that layout comes back byte for byte."""
-    import numpy as np
     z = octants["z_node"]
     return _core.collision_build_octants(
         int(octants["mesh_offset"]), (int(z[0]), int(z[1])),
-        *(np.ascontiguousarray(octants[k], dtype=t) for k, t in (
-            ("y_nodes", np.int32), ("x_nodes", np.int32), ("coord", np.int32),
-            ("counts", np.uint32), ("vertices", np.int16), ("faces", np.uint8),
-            ("face_tag", np.uint8))),
+        *(octants[k] for k in ("y_nodes", "x_nodes", "coord", "counts", "vertices",
+                               "faces", "face_tag")),
         bytes(octants.get("hero", b"")))
+
 
 def tie_mesh(data, lod: int = 0, offset: int = 0, class_id: int = -1) -> dict:
     """Decode LOD lod (0 finest .. 2) of one tie class (its bytes, e.g. the
@@ -569,14 +536,22 @@ def class_mesh(kind: str, cls, lod: int = 0) -> dict:
 
 
 def open(path: str | os.PathLike, max_size: int = DEFAULT_MAX_SIZE) -> Level:
-    """Open an RC2 LEVEL<n>.WAD (memory-mapped). Raises wadkit.FormatError.
-    max_size caps every decompressed stream."""
+    """Open an RC2 LEVEL<n>.WAD (memory-mapped until Level.close(); use it
+    in a with block). Raises wadkit.FormatError, or the OSError of the
+    file. max_size caps every decompressed stream."""
     return Level(_core.Rc2Level(os.fspath(path)), os.fspath(path), max_size)
 
 
 def from_bytes(data, max_size: int = DEFAULT_MAX_SIZE) -> Level:
-    """Parse a level held in memory (the bytes are copied)."""
+    """Parse a level held in memory. A bytes object is shared (it is
+    immutable), any other buffer (bytearray, memoryview …) is copied."""
     return Level(_core.Rc2Level(data), None, max_size)
+
+
+def empty_gameplay(tail: bytes = b"") -> bytes:
+    """A gameplay with every block absent (the header of block offsets, all
+    0; docs/formats/rc2.md "Gameplay"), then tail: for build_level."""
+    return _core.rc2_empty_gameplay(tail)
 
 
 def build_level(tfrags: bytes, textures, palettes, gameplay: bytes,
@@ -592,12 +567,8 @@ def build_level(tfrags: bytes, textures, palettes, gameplay: bytes,
     import numpy as np
     tex = []
     for i, (px, pal) in enumerate(textures):
-        a = np.ascontiguousarray(px, dtype=np.uint8)
+        a = np.asarray(px)
         if a.ndim != 2:
             raise ValueError(f"texture {i}: pixels of shape {a.shape}, not (H, W)")
-        tex.append((a.shape[1], a.shape[0], int(pal), a.tobytes()))
-    pals = np.ascontiguousarray(palettes, dtype=np.uint8)
-    if pals.ndim != 3 or pals.shape[1:] != (256, 4):
-        raise ValueError(f"palettes of shape {pals.shape}, not (n, 256, 4)")
-    return _core.rc2_build_level(bytes(tfrags), tex, pals.tobytes(), bytes(gameplay),
-                                 level_id, reverb)
+        tex.append((a.shape[1], a.shape[0], int(pal), a))
+    return _core.rc2_build_level(tfrags, tex, palettes, gameplay, level_id, reverb)

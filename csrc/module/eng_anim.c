@@ -2,7 +2,8 @@
  * vectors in file or export space (the rule lives in
  * csrc/core/eng/eng_stpc.c; docs/formats/eng.md "STPC animations"). */
 #include "module.h"
-#include "wk_numpy.h"
+#include "eng_space_arg.h"
+#include "wk_array.h"
 
 #include "../core/eng/eng_stpc.h"
 
@@ -12,37 +13,25 @@ bone_matrices (PyObject *module, PyObject *args, PyObject *kwds)
   (void) module;
   static char *kwlist[] = { "matrices", "space", NULL };
   PyObject *obj;
-  const char *space = "file";
+  const char *space_name = NULL;
   if (!PyArg_ParseTupleAndKeywords (args, kwds, "O|s:eng_bone_matrices", kwlist,
-                                    &obj, &space))
+                                    &obj, &space_name))
     return NULL;
-  gboolean file_space = strcmp (space, "file") == 0;
-  if (!file_space && strcmp (space, "export") != 0)
-    {
-      PyErr_Format (PyExc_ValueError, "space must be 'file' or 'export', not '%s'",
-                    space);
-      return NULL;
-    }
-  PyArrayObject *a = (PyArrayObject *) PyArray_FROMANY (
-      obj, NPY_FLOAT32, 2, NPY_MAXDIMS, NPY_ARRAY_IN_ARRAY | NPY_ARRAY_FORCECAST);
-  if (a == NULL)
+  WkEngSpace space;
+  PyArrayObject *a;
+  static const npy_intp m44[2] = { 4, 4 };
+  if (wk_space_arg (space_name, &space) < 0
+      || wk_array_arg (obj, "matrices", NPY_FLOAT32, -2, m44, FALSE, &a) < 0)
     return NULL;
-  int nd = PyArray_NDIM (a);
-  if (PyArray_DIM (a, nd - 1) != 4 || PyArray_DIM (a, nd - 2) != 4)
-    {
-      PyErr_SetString (PyExc_ValueError, "matrices must have shape (..., 4, 4)");
-      Py_DECREF (a);
-      return NULL;
-    }
-  PyArrayObject *out = (PyArrayObject *) PyArray_SimpleNew (nd, PyArray_DIMS (a),
-                                                            NPY_FLOAT32);
+  PyArrayObject *out = (PyArrayObject *) PyArray_SimpleNew (PyArray_NDIM (a),
+                                                            PyArray_DIMS (a), NPY_FLOAT32);
   if (out != NULL)
     {
       const gfloat *src = PyArray_DATA (a);
       gfloat *dst = PyArray_DATA (out);
       gsize n = (gsize) PyArray_SIZE (a) / 16;
       for (gsize k = 0; k < n; k++)
-        wk_eng_bone_matrix (src + 16 * k, file_space,
+        wk_eng_bone_matrix (src + 16 * k, space == WK_ENG_SPACE_FILE,
                             (gfloat (*)[4]) (dst + 16 * k));
     }
   Py_DECREF (a);

@@ -2,35 +2,18 @@
  * (the rule lives in csrc/core/eng/eng_world.c; docs/formats/eng.md "MAP
  * tile part"). */
 #include "module.h"
-#include "wk_numpy.h"
+#include "wk_array.h"
 
 #include "../core/eng/eng_world.h"
 
-/* obj as a C-contiguous (n, 4) array of type; NULL with TypeError/ValueError
- * naming the argument. */
-static PyArrayObject *
-rows4 (PyObject *obj, int type, const char *name)
-{
-  PyArrayObject *a = (PyArrayObject *) PyArray_FROMANY (obj, type, 2, 2,
-                                                        NPY_ARRAY_IN_ARRAY | NPY_ARRAY_FORCECAST);
-  if (a == NULL)
-    return NULL;
-  if (PyArray_DIM (a, 1) != 4)
-    {
-      PyErr_Format (PyExc_ValueError, "%s must have shape (n, 4), not (%zd, %zd)", name,
-                    (Py_ssize_t) PyArray_DIM (a, 0), (Py_ssize_t) PyArray_DIM (a, 1));
-      Py_DECREF (a);
-      return NULL;
-    }
-  return a;
-}
+static const npy_intp rows4[2] = { WK_ANY, 4 };
 
 static PyObject *
 colors_to_display (PyObject *module, PyObject *arg)
 {
   (void) module;
-  PyArrayObject *b = rows4 (arg, NPY_UINT8, "colors");
-  if (b == NULL)
+  PyArrayObject *b;
+  if (wk_array_arg (arg, "colors", NPY_UINT8, 2, rows4, FALSE, &b) < 0)
     return NULL;
   npy_intp dims[2] = { PyArray_DIM (b, 0), 4 };
   PyArrayObject *out = (PyArrayObject *) PyArray_SimpleNew (2, dims, NPY_FLOAT32);
@@ -47,13 +30,13 @@ colors_from_display (PyObject *module, PyObject *args)
   PyObject *rgba_obj, *cur_obj;
   if (!PyArg_ParseTuple (args, "OO:eng_colors_from_display", &rgba_obj, &cur_obj))
     return NULL;
-  PyArrayObject *rgba = rows4 (rgba_obj, NPY_FLOAT32, "rgba");
-  PyArrayObject *cur = rgba ? rows4 (cur_obj, NPY_UINT8, "current") : NULL;
-  PyArrayObject *out = NULL;
-  if (cur != NULL && PyArray_DIM (cur, 0) != PyArray_DIM (rgba, 0))
-    PyErr_Format (PyExc_ValueError, "rgba has %zd rows, current %zd",
-                  (Py_ssize_t) PyArray_DIM (rgba, 0), (Py_ssize_t) PyArray_DIM (cur, 0));
-  else if (cur != NULL)
+  PyArrayObject *rgba = NULL, *cur = NULL, *out = NULL;
+  if (wk_array_arg (rgba_obj, "rgba", NPY_FLOAT32, 2, rows4, FALSE, &rgba) == 0)
+    {
+      const npy_intp same[2] = { PyArray_DIM (rgba, 0), 4 };
+      wk_array_arg (cur_obj, "current", NPY_UINT8, 2, same, FALSE, &cur);
+    }
+  if (cur != NULL)
     {
       npy_intp dims[2] = { PyArray_DIM (rgba, 0), 4 };
       out = (PyArrayObject *) PyArray_SimpleNew (2, dims, NPY_UINT8);

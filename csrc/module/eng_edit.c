@@ -1,11 +1,12 @@
 /* wadkit._core.EngEdit: pending edits of an ENG level's tiles and models
- * (csrc/core/eng/eng_edit*.c), written by build(). Arguments come as
- * C-contiguous buffers of the documented dtypes (wadkit/_eng_edit.py checks
- * shapes and dtypes and names the argument); here only their byte lengths
- * are checked. Every core call runs without the GIL under the object's
- * lock, so two threads cannot change one edit at once. */
-#include "module.h"
-#include "wk_numpy.h"
+ * (csrc/core/eng/eng_edit*.c), written by build(). Input arrays are taken
+ * by wk_array_arg (any array-like, converted to the documented dtype and
+ * checked for its shape, naming the argument); wadkit/_eng_edit.py adds
+ * the checks of meaning (ranges, the op in the message). Every core call
+ * runs without the GIL under the object's lock, so two threads cannot
+ * change one edit at once. */
+#include "eng_geom.h"
+#include "wk_array.h"
 
 #include "../core/eng/eng_edit.h"
 
@@ -33,35 +34,6 @@ edit_state (EngEditObject *o)
   return wk_state_from_type (Py_TYPE (o));
 }
 
-/* Byte length of a buffer must be n·elem. */
-static int
-want_len (const Py_buffer *b, gsize n, gsize elem, const char *name)
-{
-  if (b->buf == NULL || (gsize) b->len == n * elem)
-    return 0;
-  PyErr_Format (PyExc_ValueError, "%s has %zd bytes, expected %zu", name,
-                b->len, (size_t) (n * elem));
-  return -1;
-}
-
-/* Optional buffer argument: None leaves b->buf NULL. */
-static int
-opt_buf (PyObject *obj, Py_buffer *b)
-{
-  memset (b, 0, sizeof *b);
-  if (obj == Py_None)
-    return 0;
-  return PyObject_GetBuffer (obj, b, PyBUF_C_CONTIGUOUS);
-}
-
-static void
-release (Py_buffer *b, int n)
-{
-  for (int k = 0; k < n; k++)
-    if (b[k].obj != NULL)
-      PyBuffer_Release (&b[k]);
-}
-
 static const char *
 opt_name (PyObject *name)
 {
@@ -84,20 +56,10 @@ edit_new (PyTypeObject *type, PyObject *args, PyObject *kwds)
   WkModState *st = wk_state_from_type (type);
   if (st == NULL)
     return NULL;
-  Py_buffer table;
-  if (opt_buf (o_table, &table) < 0)
+  g_autofree WkEngTexEntry *entries = NULL;
+  guint n_entries = 0;
+  if (geom_texture_table (o_table, &entries, &n_entries) < 0)
     return NULL;
-  if (table.buf && (table.len % 8 || table.len / 8 > G_MAXUINT16 + 1))
-    {
-      PyBuffer_Release (&table);
-      PyErr_SetString (PyExc_ValueError, "texture_table must be n×8 bytes (n ≤ 65536)");
-      return NULL;
-    }
-  guint n_entries = table.buf ? (guint) (table.len / 8) : 0;
-  g_autofree WkEngTexEntry *entries = table.buf ? g_new (WkEngTexEntry, n_entries + 1) : NULL;
-  for (guint i = 0; i < n_entries; i++)
-    wk_eng_tex_entry_decode ((const guint8 *) table.buf + 8 * i, &entries[i]);
-  release (&table, 1);
   GBytes *trak = wk_shared_bytes (st, o_trak);
   GBytes *map = trak ? wk_shared_bytes (st, o_map) : NULL;
   if (map == NULL)
@@ -201,34 +163,48 @@ edit_counts (EngEditObject *o, void *closure)
 
 /* ---- colours ---- */
 
-static WkEngColors
-colors_of (const Py_buffer *b)
+/* One tile's colours: None, or (sets, V, 4) uint8 (the size is the core's
+ * to check against the model). */
+static int
+colors_arg (PyObject *obj, const char *name, PyArrayObject **a, WkEngColors *c)
 {
-  return (WkEngColors) { b->buf, b->buf ? (gsize) b->len : 0 };
+  static const npy_intp shape[3] = { WK_ANY, WK_ANY, 4 };
+  if (wk_array_arg (obj, name, NPY_UINT8, 3, shape, TRUE, a) < 0)
+    return -1;
+  *c = (WkEngColors) { wk_array_data (*a), *a ? (gsize) PyArray_NBYTES (*a) : 0 };
+  return 0;
 }
+
+static const npy_intp any1[1] = { WK_ANY }, any3[2] = { WK_ANY, 3 },
+                      any4[2] = { WK_ANY, 4 };
 
 /* ---- edits ---- */
 
 static PyObject *
 edit_set_geometry (EngEditObject *o, PyObject *args)
 {
-  PyObject *o_flags, *o_colors, *o_name;
-  Py_buffer b[5] = { { 0 } };
-  if (!PyArg_ParseTuple (args, "y*y*y*y*y*OOO:set_geometry", &b[0], &b[1], &b[2],
-                         &b[3], &b[4], &o_flags, &o_colors, &o_name))
+  PyObject *ob[6], *o_flags, *o_colors, *o_name;
+  if (!PyArg_ParseTuple (args, "OOOOOOOO:set_geometry", &ob[0], &ob[1], &ob[2],
+                         &ob[3], &ob[4], &o_flags, &o_colors, &o_name))
     return NULL;
   WkModState *st = edit_state (o);
+  enum { TILES, POS, TRI, UV, TEX, FLAGS, N_ARR };
+  PyArrayObject *a[N_ARR] = { NULL };
   PyObject *result = NULL, *seq = NULL;
-  Py_buffer flags = { 0 };
-  Py_buffer *cbuf = NULL;
+  PyArrayObject **ca = NULL;
   WkEngColors *colors = NULL;
   Py_ssize_t n_col = 0;
-  gsize nt = (gsize) b[0].len / 4, nv = (gsize) b[1].len / 12, nf = (gsize) b[2].len / 12;
   const char *name = opt_name (o_name);
-  if (st == NULL || (o_name != Py_None && name == NULL) || opt_buf (o_flags, &flags) < 0
-      || want_len (&b[0], nt, 4, "tiles") < 0 || want_len (&b[1], nv, 12, "positions") < 0
-      || want_len (&b[2], nf, 12, "triangles") < 0 || want_len (&b[3], nf, 24, "uv") < 0
-      || want_len (&b[4], nf, 4, "texture") < 0 || want_len (&flags, nf, 2, "face_flags") < 0)
+  if (st == NULL || (o_name != Py_None && name == NULL)
+      || wk_array_arg (ob[0], "tiles", NPY_UINT32, 1, any1, FALSE, &a[TILES]) < 0
+      || wk_array_arg (ob[1], "positions", NPY_FLOAT32, 2, any3, FALSE, &a[POS]) < 0
+      || wk_array_arg (ob[2], "triangles", NPY_UINT32, 2, any3, FALSE, &a[TRI]) < 0)
+    goto done;
+  const npy_intp nt = PyArray_DIM (a[TILES], 0), nf = PyArray_DIM (a[TRI], 0);
+  const npy_intp f1[1] = { nf }, f32[3] = { nf, 3, 2 };
+  if (wk_array_arg (ob[3], "uv", NPY_FLOAT32, 3, f32, FALSE, &a[UV]) < 0
+      || wk_array_arg (ob[4], "texture", NPY_INT32, 1, f1, FALSE, &a[TEX]) < 0
+      || wk_array_arg (o_flags, "face_flags", NPY_UINT16, 1, f1, TRUE, &a[FLAGS]) < 0)
     goto done;
   if (o_colors != Py_None)
     {
@@ -236,23 +212,26 @@ edit_set_geometry (EngEditObject *o, PyObject *args)
       if (seq == NULL)
         goto done;
       n_col = PySequence_Fast_GET_SIZE (seq);
-      if ((gsize) n_col != nt)
+      if (n_col != nt)
         {
-          PyErr_Format (PyExc_ValueError, "colors has %zd entries, tiles %zu", n_col,
-                        (size_t) nt);
+          PyErr_Format (PyExc_ValueError, "colors has %zd entries, tiles %zd", n_col,
+                        (Py_ssize_t) nt);
           goto done;
         }
-      cbuf = g_new0 (Py_buffer, n_col + 1);
+      ca = g_new0 (PyArrayObject *, n_col + 1);
       colors = g_new0 (WkEngColors, n_col + 1);
       for (Py_ssize_t k = 0; k < n_col; k++)
         {
-          if (opt_buf (PySequence_Fast_GET_ITEM (seq, k), &cbuf[k]) < 0)
+          char what[32];
+          g_snprintf (what, sizeof what, "colors[%zd]", k);
+          if (colors_arg (PySequence_Fast_GET_ITEM (seq, k), what, &ca[k], &colors[k]) < 0)
             goto done;
-          colors[k] = colors_of (&cbuf[k]);
         }
     }
-  WkEngGeomEdit in = { name, (guint) nt, b[0].buf, nv, b[1].buf, nf, b[2].buf,
-                       b[3].buf, b[4].buf, flags.buf, colors };
+  WkEngGeomEdit in = { name, (guint) nt, wk_array_data (a[TILES]),
+                       (gsize) PyArray_DIM (a[POS], 0), wk_array_data (a[POS]),
+                       (gsize) nf, wk_array_data (a[TRI]), wk_array_data (a[UV]),
+                       wk_array_data (a[TEX]), wk_array_data (a[FLAGS]), colors };
   WkEngEditResult res;
   GError *error = NULL;
   gboolean ok;
@@ -267,11 +246,10 @@ edit_set_geometry (EngEditObject *o, PyObject *args)
                             "uv_inexact", res.uv_inexact, "uv_nearest", res.uv_nearest,
                             "grey_tiles", res.grey_tiles);
 done:
-  release (b, 5);
-  release (&flags, 1);
-  if (cbuf)
-    release (cbuf, (int) n_col);
-  g_free (cbuf);
+  wk_array_release (a, N_ARR);
+  if (ca)
+    wk_array_release (ca, (gsize) n_col);
+  g_free (ca);
   g_free (colors);
   Py_XDECREF (seq);
   return result;
@@ -280,21 +258,26 @@ done:
 static PyObject *
 edit_set_collision (EngEditObject *o, PyObject *args)
 {
-  PyObject *o_mat, *o_name;
-  Py_buffer b[3] = { { 0 } };
-  if (!PyArg_ParseTuple (args, "y*y*y*OO:set_collision", &b[0], &b[1], &b[2],
+  PyObject *ob[3], *o_mat, *o_name;
+  if (!PyArg_ParseTuple (args, "OOOOO:set_collision", &ob[0], &ob[1], &ob[2],
                          &o_mat, &o_name))
     return NULL;
   WkModState *st = edit_state (o);
+  enum { TILES, POS, POLY, MAT, N_ARR };
+  PyArrayObject *a[N_ARR] = { NULL };
   PyObject *result = NULL;
-  Py_buffer mat = { 0 };
-  gsize nt = (gsize) b[0].len / 4, nv = (gsize) b[1].len / 12, np_ = (gsize) b[2].len / 16;
   const char *name = opt_name (o_name);
-  if (st == NULL || (o_name != Py_None && name == NULL) || opt_buf (o_mat, &mat) < 0
-      || want_len (&b[0], nt, 4, "tiles") < 0 || want_len (&b[1], nv, 12, "positions") < 0
-      || want_len (&b[2], np_, 16, "polygons") < 0 || want_len (&mat, np_, 1, "material") < 0)
+  if (st == NULL || (o_name != Py_None && name == NULL)
+      || wk_array_arg (ob[0], "tiles", NPY_UINT32, 1, any1, FALSE, &a[TILES]) < 0
+      || wk_array_arg (ob[1], "positions", NPY_FLOAT32, 2, any3, FALSE, &a[POS]) < 0
+      || wk_array_arg (ob[2], "polygons", NPY_INT32, 2, any4, FALSE, &a[POLY]) < 0)
     goto done;
-  WkEngCollEdit in = { name, (guint) nt, b[0].buf, nv, b[1].buf, np_, b[2].buf, mat.buf };
+  const npy_intp p1[1] = { PyArray_DIM (a[POLY], 0) };
+  if (wk_array_arg (o_mat, "material", NPY_UINT8, 1, p1, TRUE, &a[MAT]) < 0)
+    goto done;
+  WkEngCollEdit in = { name, (guint) PyArray_DIM (a[TILES], 0), wk_array_data (a[TILES]),
+                       (gsize) PyArray_DIM (a[POS], 0), wk_array_data (a[POS]),
+                       (gsize) p1[0], wk_array_data (a[POLY]), wk_array_data (a[MAT]) };
   WkEngEditCollResult res;
   GError *error = NULL;
   gboolean ok;
@@ -308,8 +291,7 @@ edit_set_collision (EngEditObject *o, PyObject *args)
                             "dropped", res.dropped, "groups", res.groups[0],
                             res.groups[1], res.groups[2]);
 done:
-  release (b, 3);
-  release (&mat, 1);
+  wk_array_release (a, N_ARR);
   return result;
 }
 
@@ -317,23 +299,23 @@ static PyObject *
 edit_set_colors (EngEditObject *o, PyObject *args)
 {
   unsigned int tile;
-  Py_buffer b = { 0 };
-  PyObject *o_name;
-  if (!PyArg_ParseTuple (args, "Iy*O:set_colors", &tile, &b, &o_name))
+  PyObject *o_colors, *o_name;
+  if (!PyArg_ParseTuple (args, "IOO:set_colors", &tile, &o_colors, &o_name))
     return NULL;
   WkModState *st = edit_state (o);
   const char *name = opt_name (o_name);
-  PyObject *result = NULL;
-  WkEngColors c = colors_of (&b);
-  if (st == NULL || (o_name != Py_None && name == NULL))
-    goto done;
+  PyArrayObject *a = NULL;
+  WkEngColors c;
+  if (st == NULL || (o_name != Py_None && name == NULL)
+      || colors_arg (o_colors, "colors", &a, &c) < 0)
+    return NULL;
+  if (a == NULL)
+    return PyErr_Format (PyExc_TypeError, "colors: an array is needed, not None");
   GError *error = NULL;
   gboolean ok;
   LOCKED (o, ok = wk_eng_edit_set_colors (o->edit, tile, &c, name, &error));
-  result = ok ? Py_NewRef (Py_None) : wk_raise (st, error);
-done:
-  PyBuffer_Release (&b);
-  return result;
+  Py_DECREF (a);
+  return ok ? Py_NewRef (Py_None) : wk_raise (st, error);
 }
 
 static PyObject *
@@ -385,60 +367,34 @@ edit_add_tile (EngEditObject *o, PyObject *args)
   const char *name = opt_name (o_name);
   if (st == NULL || (o_name != Py_None && name == NULL))
     return NULL;
-  Py_buffer b;
-  if (opt_buf (o_colors, &b) < 0)
+  PyArrayObject *a = NULL;
+  WkEngColors c;
+  if (colors_arg (o_colors, "colors", &a, &c) < 0)
     return NULL;
-  WkEngColors c = colors_of (&b);
   GError *error = NULL;
   gboolean ok;
   guint tile = 0;
   LOCKED (o, ok = wk_eng_edit_add_tile (o->edit, model, pos, rot, &c, name, &tile,
                                         &error));
-  PyObject *result = ok ? PyLong_FromUnsignedLong (tile) : wk_raise (st, error);
-  release (&b, 1);
-  return result;
+  Py_XDECREF (a);
+  return ok ? PyLong_FromUnsignedLong (tile) : wk_raise (st, error);
 }
 
 static PyObject *
 edit_add_mesh (EngEditObject *o, PyObject *args)
 {
-  PyObject *opt[6], *o_name;
+  PyObject *ob[9], *o_name;
   int zones_flat;
-  Py_buffer b[3] = { { 0 } }, ob[6] = { { 0 } };
-  if (!PyArg_ParseTuple (args, "y*y*y*OOOOOOpO:add_mesh", &b[0], &b[1], &b[2], &opt[0],
-                         &opt[1], &opt[2], &opt[3], &opt[4], &opt[5], &zones_flat, &o_name))
+  if (!PyArg_ParseTuple (args, "OOOOOOOOOpO:add_mesh", &ob[0], &ob[1], &ob[2], &ob[3],
+                         &ob[4], &ob[5], &ob[6], &ob[7], &ob[8], &zones_flat, &o_name))
     return NULL;
-  /* opt: texture, color, face_flags, c_positions, c_polygons, c_material */
   WkModState *st = edit_state (o);
+  PyArrayObject *a[GEOM_MESH_ARRAYS] = { NULL };
   PyObject *result = NULL;
   const char *name = opt_name (o_name);
-  if (st == NULL || (o_name != Py_None && name == NULL))
+  WkEngMeshIn in = { 0 }; /* entries and fitter: the edit's (eng_edit.c) */
+  if (st == NULL || (o_name != Py_None && name == NULL) || geom_mesh_args (ob, a, &in) < 0)
     goto done;
-  for (int k = 0; k < 6; k++)
-    if (opt_buf (opt[k], &ob[k]) < 0)
-      goto done;
-  gsize nv = (gsize) b[0].len / 12, nt = (gsize) b[1].len / 12;
-  gsize ncv = (gsize) ob[3].len / 12, np_ = (gsize) ob[4].len / 16;
-  if (want_len (&b[0], nv, 12, "positions") < 0 || want_len (&b[1], nt, 12, "triangles") < 0
-      || want_len (&b[2], nt, 24, "uv") < 0 || want_len (&ob[0], nt, 4, "texture") < 0
-      || want_len (&ob[1], nt, 48, "color") < 0 || want_len (&ob[2], nt, 2, "face_flags") < 0
-      || want_len (&ob[3], ncv, 12, "collision positions") < 0
-      || want_len (&ob[4], np_, 16, "collision polygons") < 0
-      || want_len (&ob[5], np_, 1, "collision material") < 0)
-    goto done;
-  if (ob[0].buf == NULL)
-    {
-      PyErr_SetString (PyExc_ValueError, "add_mesh: texture is required here");
-      goto done;
-    }
-  /* c_positions given (even empty): the collision is that mesh; None: the
-   * render triangles (the write path's default) */
-  static const gfloat none[3] = { 0, 0, 0 };
-  WkEngMeshIn in = {
-    nv, b[0].buf, nt, b[1].buf, b[2].buf, ob[0].buf, ob[1].buf, ob[2].buf,
-    ncv, ob[3].obj ? (ncv ? ob[3].buf : none) : NULL, np_, np_ ? ob[4].buf : NULL,
-    ob[5].buf, NULL, 0, FALSE, NULL,
-  };
   WkEngEditMeshResult res;
   GError *error = NULL;
   gboolean ok;
@@ -456,8 +412,7 @@ edit_add_mesh (EngEditObject *o, PyObject *args)
                             "uv_fitted", res.uv_fitted,
                             "uv_max_error", (double) res.uv_max_error);
 done:
-  release (b, 3);
-  release (ob, 6);
+  wk_array_release (a, GEOM_MESH_ARRAYS);
   return result;
 }
 
@@ -560,19 +515,20 @@ static PyMethodDef edit_methods[] = {
   { "model_verts", (PyCFunction) edit_model_verts, METH_O,
     "model_verts(model) -> int" },
   { "set_geometry", (PyCFunction) edit_set_geometry, METH_VARARGS,
-    "set_geometry(tiles u32, positions f32, triangles u32, uv f32, texture i32, "
-    "face_flags u16|None, colors [buffer|None]|None, name) -> dict" },
+    "set_geometry(tiles u32 (n,), positions f32 (V,3), triangles u32 (T,3), uv f32 "
+    "(T,3,2), texture i32 (T,), face_flags u16 (T,)|None, colors [u8 (S,V,4)|None]"
+    "|None, name) -> dict" },
   { "set_collision", (PyCFunction) edit_set_collision, METH_VARARGS,
-    "set_collision(tiles u32, positions f32, polygons i32 (P,4), material u8|None, "
-    "name) -> dict" },
+    "set_collision(tiles u32 (n,), positions f32 (V,3), polygons i32 (P,4), "
+    "material u8 (P,)|None, name) -> dict" },
   { "set_colors", (PyCFunction) edit_set_colors, METH_VARARGS,
-    "set_colors(tile, colors u8, name)" },
+    "set_colors(tile, colors u8 (S,V,4), name)" },
   { "place_tile", (PyCFunction) edit_place_tile, METH_VARARGS,
     "place_tile(tile, (x, y, z), rotation, name)" },
   { "delete_tile", (PyCFunction) edit_delete_tile, METH_VARARGS,
     "delete_tile(tile, name)" },
   { "add_tile", (PyCFunction) edit_add_tile, METH_VARARGS,
-    "add_tile(model, (x, y, z), rotation, colors u8|None, name) -> tile" },
+    "add_tile(model, (x, y, z), rotation, colors u8 (S,V,4)|None, name) -> tile" },
   { "add_mesh", (PyCFunction) edit_add_mesh, METH_VARARGS,
     "add_mesh(positions, triangles, uv, texture, color|None, face_flags|None, "
     "c_positions|None, c_polygons|None, c_material|None, zones_flat, name) -> dict" },

@@ -3,7 +3,8 @@
  * without the GIL; this file only converts arguments and results. */
 #include "module.h"
 
-#include "wk_numpy.h"
+#include "eng_space_arg.h"
+#include "wk_array.h"
 
 #include "../core/common/wk_error.h"
 #include "../core/eng/eng_floor.h"
@@ -13,41 +14,14 @@ typedef struct {
   WkEngFloorWorld *world;
 } EngFloorWorldObject;
 
-/* A C-contiguous array of `type` with ndim dims; dims[k] < 0 = any. */
-static PyArrayObject *
-as_array (PyObject *obj, int type, int ndim, const npy_intp *dims,
-          const char *name)
-{
-  PyArrayObject *arr = (PyArrayObject *) PyArray_FromAny (
-      obj, PyArray_DescrFromType (type), ndim, ndim,
-      NPY_ARRAY_IN_ARRAY | NPY_ARRAY_FORCECAST, NULL);
-  if (arr == NULL)
-    return NULL;
-  for (int k = 0; k < ndim; k++)
-    if (dims[k] >= 0 && PyArray_DIM (arr, k) != dims[k])
-      {
-        PyErr_Format (PyExc_ValueError, "%s: dimension %d is %zd, expected %zd",
-                      name, k, (Py_ssize_t) PyArray_DIM (arr, k),
-                      (Py_ssize_t) dims[k]);
-        Py_DECREF (arr);
-        return NULL;
-      }
-  return arr;
-}
-
+/* space=... given as an object (NULL: not given) */
 static gboolean
-parse_space (PyObject *obj, WkEngCollSpace *space)
+parse_space (PyObject *obj, WkEngSpace *space)
 {
-  const char *name = obj ? PyUnicode_AsUTF8 (obj) : "file";
-  if (name == NULL)
+  const char *name = obj ? PyUnicode_AsUTF8 (obj) : NULL;
+  if (obj && name == NULL)
     return FALSE;
-  if (!wk_eng_coll_space_parse (name, space))
-    {
-      PyErr_Format (PyExc_ValueError,
-                    "space must be 'file' (= game) or 'export', not %R", obj);
-      return FALSE;
-    }
-  return TRUE;
+  return wk_space_arg (name, space) == 0;
 }
 
 /* ---- EngFloorWorld ---- */
@@ -71,13 +45,13 @@ floor_world_new (PyTypeObject *type, PyObject *args, PyObject *kwds)
   const guint8 **ptrs = NULL;
   gsize *sizes = NULL;
   Py_ssize_t n_models = 0, got = 0;
-  npy_intp dm[1] = { -1 };
-  if ((m = as_array (m_obj, NPY_UINT32, 1, dm, "model")) == NULL)
+  npy_intp dm[1] = { WK_ANY };
+  if (wk_array_arg (m_obj, "model", NPY_UINT32, 1, dm, FALSE, &m) < 0)
     goto out;
   npy_intp n = PyArray_DIM (m, 0);
   npy_intp da[2] = { n, 3 }, db[2] = { n, 6 };
-  if ((a = as_array (a_obj, NPY_FLOAT32, 2, da, "a_xyz")) == NULL
-      || (b = as_array (b_obj, NPY_INT32, 2, db, "b")) == NULL)
+  if (wk_array_arg (a_obj, "a_xyz", NPY_FLOAT32, 2, da, FALSE, &a) < 0
+      || wk_array_arg (b_obj, "b", NPY_INT32, 2, db, FALSE, &b) < 0)
     goto out;
   if ((coll = PySequence_Fast (coll_obj, "coll must be a sequence of bytes")) == NULL)
     goto out;
@@ -170,8 +144,8 @@ candidate_dict (const WkEngFloorCandidate *c)
     }
   PyObject *more = edges ? Py_BuildValue (
       "{s:(iii),s:i,s:i,s:d,s:d,s:i,s:N}", "local", c->lx, c->ly, c->lz,
-      "dist", c->dist, "plane_y", c->plane_y, "height", c->height / 4096.0,
-      "dist_units", c->dist / 4096.0, "tol", c->tol, "edges", edges) : NULL;
+      "dist", c->dist, "plane_y", c->plane_y, "height", wk_eng_from_fixed (c->height),
+      "dist_units", wk_eng_from_fixed (c->dist), "tol", c->tol, "edges", edges) : NULL;
   if (more == NULL || PyDict_Update (d, more) < 0)
     Py_CLEAR (d);
   Py_XDECREF (more);
@@ -190,20 +164,15 @@ floor_world_floor (EngFloorWorldObject *self, PyObject *args, PyObject *kwds)
   if (!PyArg_ParseTupleAndKeywords (args, kwds, "ddd|$pIip:floor", kwlist, &x,
                                     &y, &z, &want_cands, &flags, &offset, &fixed))
     return NULL;
-  double scale = fixed ? 1.0 : 4096.0;
-  double v[3] = { x * scale, y * scale, z * scale };
+  double v[3] = { x, y, z };
   gint32 iv[3];
   for (int k = 0; k < 3; k++)
-    {
-      double r = round (v[k]);
-      if (!(r >= G_MININT32 && r <= G_MAXINT32))
-        {
-          PyErr_SetString (PyExc_ValueError,
-                           "position outside the engine's 20.12 range");
-          return NULL;
-        }
-      iv[k] = (gint32) r;
-    }
+    if (!wk_eng_to_fixed (fixed ? v[k] / WK_ENG_FIXED_ONE : v[k], &iv[k]))
+      {
+        PyErr_SetString (PyExc_ValueError,
+                         "position outside the engine's 20.12 range");
+        return NULL;
+      }
   WkEngFloorProbe probe;
   wk_eng_floor_probe_init (&probe, iv[0], iv[1], iv[2]);
   probe.flags = flags;
@@ -223,7 +192,7 @@ floor_world_floor (EngFloorWorldObject *self, PyObject *args, PyObject *kwds)
                        Py_None, "material", Py_None, "source", Py_None);
   else
     d = Py_BuildValue ("{s:N,s:i,s:I,s:I,s:B,s:s,s:i}", "height",
-                       found ? PyFloat_FromDouble (hit.height / 4096.0)
+                       found ? PyFloat_FromDouble (wk_eng_from_fixed (hit.height))
                              : Py_NewRef (Py_None),
                        "height_fixed", hit.height, "tile", hit.tile, "polygon",
                        hit.polygon, "material", hit.material, "source",
@@ -370,15 +339,19 @@ coll_decode (PyObject *module, PyObject *args, PyObject *kwds)
     return NULL;
   WkModState *st = wk_state_from_module (module);
   PyObject *result = NULL;
-  PyArrayObject *arr[9] = { NULL };
-  WkEngCollSpace space;
-  guint groups[3], count;
+  PyArrayObject *arr[9] = { NULL }, *groups = NULL;
+  WkEngSpace space;
+  guint count;
   GError *error = NULL;
   if (!parse_space (space_obj, &space))
     goto out;
-  if (groups_obj != Py_None
-      && !PyArg_ParseTuple (groups_obj, "III;groups must be (a, b, c)",
-                            &groups[0], &groups[1], &groups[2]))
+  /* (a, b, c): one model's counts; an (M, 3) array: M models' records
+   * one after the other */
+  const gboolean one = PyTuple_Check (groups_obj) && PyTuple_GET_SIZE (groups_obj) > 0
+                       && PyLong_Check (PyTuple_GET_ITEM (groups_obj, 0));
+  static const npy_intp three[1] = { 3 }, runs[2] = { WK_ANY, 3 };
+  if (wk_array_arg (groups_obj, "groups", NPY_UINT32, one ? 1 : 2, one ? three : runs,
+                    TRUE, &groups) < 0)
     goto out;
   if (!wk_eng_coll_count ((gsize) view.len, base, &count, &error))
     {
@@ -409,9 +382,9 @@ coll_decode (PyObject *module, PyObject *args, PyObject *kwds)
   };
   gboolean ok;
   Py_BEGIN_ALLOW_THREADS
-  ok = wk_eng_coll_decode (view.buf, (gsize) view.len, base,
-                           groups_obj == Py_None ? NULL : groups, space, &out,
-                           &error);
+  ok = wk_eng_coll_decode (view.buf, (gsize) view.len, base, wk_array_data (groups),
+                           groups == NULL ? 0 : one ? 1 : (gsize) PyArray_DIM (groups, 0),
+                           space, &out, &error);
   Py_END_ALLOW_THREADS
   if (!ok)
     {
@@ -425,6 +398,7 @@ coll_decode (PyObject *module, PyObject *args, PyObject *kwds)
 out:
   for (int i = 0; i < 9; i++)
     Py_XDECREF (arr[i]);
+  Py_XDECREF (groups);
   PyBuffer_Release (&view);
   return result;
 }
@@ -452,13 +426,13 @@ coll_encode (PyObject *module, PyObject *args, PyObject *kwds)
                                     &drop))
     return NULL;
   WkModState *st = wk_state_from_module (module);
-  WkEngCollSpace space;
+  WkEngSpace space;
   if (!parse_space (space_obj, &space))
     return NULL;
   PyObject *result = NULL;
   PyArrayObject *c = NULL, *m = NULL, *nc = NULL, *c4 = NULL;
-  npy_intp dc[3] = { -1, -1, 3 };
-  if ((c = as_array (c_obj, NPY_FLOAT32, 3, dc, "corners")) == NULL)
+  npy_intp dc[3] = { WK_ANY, WK_ANY, 3 };
+  if (wk_array_arg (c_obj, "corners", NPY_FLOAT32, 3, dc, FALSE, &c) < 0)
     goto out;
   npy_intp P = PyArray_DIM (c, 0), K = PyArray_DIM (c, 1);
   if (K != 3 && K != 4)
@@ -488,7 +462,7 @@ coll_encode (PyObject *module, PyObject *args, PyObject *kwds)
         goto out;
       memset (PyArray_DATA (m), (int) v, (size_t) P);
     }
-  else if ((m = as_array (m_obj, NPY_UINT8, 1, d1, "material")) == NULL)
+  else if (wk_array_arg (m_obj, "material", NPY_UINT8, 1, d1, FALSE, &m) < 0)
     goto out;
   if (n_obj == Py_None)
     {
@@ -496,7 +470,7 @@ coll_encode (PyObject *module, PyObject *args, PyObject *kwds)
         goto out;
       guess_corners (PyArray_DATA (c4), P, PyArray_DATA (nc));
     }
-  else if ((nc = as_array (n_obj, NPY_UINT8, 1, d1, "n_corners")) == NULL)
+  else if (wk_array_arg (n_obj, "n_corners", NPY_UINT8, 1, d1, FALSE, &nc) < 0)
     goto out;
   if (P > (npy_intp) (G_MAXUINT32 / WK_ENG_COLL_RECORD_SIZE))
     {
@@ -557,7 +531,8 @@ static PyMethodDef coll_functions[] = {
     "'file' (= game space, as stored) or 'export' (z negated, corner order "
     "reversed after the first). Arrays: corners (P,4,3) f32 (NaN 4th corner "
     "for triangles), n_corners, normal (n/127), d (d/4064; normal·p = d), "
-    "type, material, group (0/1/2 from groups=(a,b,c)), raw_normal (P,5,3) "
+    "type, material, group (0/1/2 from groups=(a,b,c), or from an (M,3) "
+    "array of M models' counts for their records one after the other), raw_normal (P,5,3) "
     "i8, raw_d (P,5) i16. offset = file offset of raw, for error messages." },
   { "eng_collision_encode", (PyCFunction) (void (*) (void)) coll_encode,
     METH_VARARGS | METH_KEYWORDS,

@@ -1,33 +1,27 @@
 /* wadkit._core.eng_new_level: a new minimal ENG level WAD (core:
- * csrc/core/eng/eng_new.c). Arrays come in through the buffer protocol,
- * C-contiguous; Python glue (wadkit/_eng_new.py) shapes and types them. */
-#include "module.h"
+ * csrc/core/eng/eng_new.c). Arrays are taken by wk_array_arg (converted to
+ * their dtype, shapes checked); the texture entries are raw bytes. */
+#include "wk_array.h"
 
 #include "../core/eng/eng_new.h"
+#include "../core/eng/eng_uv.h"
 
 typedef struct {
-  GArray *views; /* Py_buffer, released at the end */
+  GPtrArray *arrays; /* PyArrayObject, released at the end */
 } Held;
 
-/* A C-contiguous buffer of exactly n·elem bytes (n < 0: any multiple). */
+/* An array argument (wk_array_arg), held until the call ends. */
 static const void *
-get_buffer (Held *h, PyObject *obj, Py_ssize_t elem, Py_ssize_t n,
-            Py_ssize_t *count, const char *what)
+get_array (Held *h, PyObject *obj, const char *name, int type, int ndim,
+           const npy_intp *shape, npy_intp *count)
 {
-  Py_buffer view;
-  if (PyObject_GetBuffer (obj, &view, PyBUF_C_CONTIGUOUS) < 0)
+  PyArrayObject *a;
+  if (wk_array_arg (obj, name, type, ndim, shape, FALSE, &a) < 0)
     return NULL;
-  g_array_append_val (h->views, view);
-  if (view.len % elem || (n >= 0 && view.len != n * elem))
-    {
-      PyErr_Format (PyExc_ValueError, "%s: %zd bytes, expected %s%zd x %zd",
-                    what, view.len, n >= 0 ? "" : "a multiple of ",
-                    n >= 0 ? n : 1, elem);
-      return NULL;
-    }
+  g_ptr_array_add (h->arrays, a);
   if (count)
-    *count = view.len / elem;
-  return view.buf;
+    *count = PyArray_DIM (a, 0);
+  return PyArray_DATA (a);
 }
 
 static int
@@ -41,9 +35,11 @@ parse_palettes (Held *h, PyObject *seq, GArray *out)
     {
       WkEngNewPalette p = { 0 };
       PyObject *rgba;
-      Py_ssize_t n;
+      npy_intp n;
+      const npy_intp shape[2] = { WK_ANY, 4 };
       if (!PyArg_ParseTuple (PySequence_Fast_GET_ITEM (fast, i), "IO", &p.index, &rgba)
-          || (p.rgba = get_buffer (h, rgba, 4, -1, &n, "palette colours")) == NULL)
+          || (p.rgba = get_array (h, rgba, "palette colours", NPY_UINT8, 2,
+                                  shape, &n)) == NULL)
         rc = -1;
       else
         {
@@ -75,12 +71,16 @@ parse_pages (Held *h, PyObject *seq, GArray *out)
                         p.width, p.height);
           rc = -1;
         }
-      else if ((p.pixels = get_buffer (h, px, p.flags ? 4 : 1,
-                                       (Py_ssize_t) p.width * p.height, NULL,
-                                       "page pixels")) == NULL)
-        rc = -1;
       else
-        g_array_append_val (out, p);
+        {
+          const npy_intp shape[3] = { p.height, p.width, 4 };
+          p.pixels = get_array (h, px, "page pixels", NPY_UINT8, p.flags ? 3 : 2,
+                                shape, NULL);
+          if (p.pixels == NULL)
+            rc = -1;
+          else
+            g_array_append_val (out, p);
+        }
     }
   Py_DECREF (fast);
   return rc;
@@ -98,13 +98,18 @@ parse_objects (Held *h, PyObject *seq, GArray *out)
     {
       WkEngNewObject o = { 0 };
       PyObject *pos, *tri, *tex, *uv;
-      Py_ssize_t nv, nf;
+      npy_intp nv, nf = 0;
+      const npy_intp any3[2] = { WK_ANY, 3 };
       if (!PyArg_ParseTuple (PySequence_Fast_GET_ITEM (fast, i), "OOOO", &pos,
                              &tri, &tex, &uv)
-          || (o.positions = get_buffer (h, pos, 12, -1, &nv, "object positions")) == NULL
-          || (o.triangles = get_buffer (h, tri, 12, -1, &nf, "object triangles")) == NULL
-          || (o.texture = get_buffer (h, tex, 2, nf, NULL, "object textures")) == NULL
-          || (o.uv = get_buffer (h, uv, 24, nf, NULL, "object uv")) == NULL)
+          || (o.positions = get_array (h, pos, "object positions", NPY_FLOAT32,
+                                       2, any3, &nv)) == NULL
+          || (o.triangles = get_array (h, tri, "object triangles", NPY_UINT32,
+                                       2, any3, &nf)) == NULL
+          || (o.texture = get_array (h, tex, "object textures", NPY_UINT16, 1,
+                                     (npy_intp[1]) { nf }, NULL)) == NULL
+          || (o.uv = get_array (h, uv, "object uv", NPY_FLOAT32, 3,
+                                (npy_intp[3]) { nf, 3, 2 }, NULL)) == NULL)
         rc = -1;
       else
         {
@@ -127,24 +132,33 @@ eng_new_level (PyObject *module, PyObject *args)
   if (!PyArg_ParseTuple (args, "IIIOOOOOO:eng_new_level", &in.width, &in.height,
                          &in.wfpc, &pals, &pages, &entries, &ztab, &zgrid, &objects))
     return NULL;
-  Held h = { g_array_new (FALSE, FALSE, sizeof (Py_buffer)) };
+  Held h = { g_ptr_array_new () };
   g_autoptr (GArray) pal_a = g_array_new (FALSE, FALSE, sizeof (WkEngNewPalette));
   g_autoptr (GArray) page_a = g_array_new (FALSE, FALSE, sizeof (WkEngNewPage));
   g_autoptr (GArray) obj_a = g_array_new (FALSE, FALSE, sizeof (WkEngNewObject));
   PyObject *result = NULL;
-  Py_ssize_t n_entries;
+  Py_buffer table = { 0 };
   if (parse_palettes (&h, pals, pal_a) < 0 || parse_pages (&h, pages, page_a) < 0
       || parse_objects (&h, objects, obj_a) < 0
-      || (in.entries = get_buffer (&h, entries, 8, -1, &n_entries, "texture entries")) == NULL)
+      || PyObject_GetBuffer (entries, &table, PyBUF_SIMPLE) < 0)
     goto done;
+  if (table.len % WK_ENG_TEX_ENTRY_SIZE)
+    {
+      PyErr_Format (PyExc_ValueError, "texture entries: %zd bytes, not a "
+                    "multiple of %d", table.len, WK_ENG_TEX_ENTRY_SIZE);
+      goto done;
+    }
+  in.entries = table.buf;
   if (ztab != Py_None
-      && (in.zone_table = get_buffer (&h, ztab, 4, 64, NULL, "zone table")) == NULL)
+      && (in.zone_table = get_array (&h, ztab, "zone table", NPY_UINT32, 2,
+                                     (npy_intp[2]) { 32, 2 }, NULL)) == NULL)
     goto done;
   if (zgrid != Py_None
-      && (in.zone_grid = get_buffer (&h, zgrid, 4, (Py_ssize_t) in.width * in.height,
-                                     NULL, "zone grid")) == NULL)
+      && (in.zone_grid = get_array (&h, zgrid, "zone grid", NPY_UINT32, 2,
+                                    (npy_intp[2]) { in.height, in.width },
+                                    NULL)) == NULL)
     goto done;
-  in.n_entries = (guint) MIN (n_entries, G_MAXINT);
+  in.n_entries = (guint) MIN (table.len / WK_ENG_TEX_ENTRY_SIZE, G_MAXINT);
   in.n_palettes = pal_a->len;
   in.palettes = (const WkEngNewPalette *) (void *) pal_a->data;
   in.n_pages = page_a->len;
@@ -158,9 +172,11 @@ eng_new_level (PyObject *module, PyObject *args)
   Py_END_ALLOW_THREADS
   result = wk_bytes_result (wk_state_from_module (module), out, error);
 done:
-  for (guint i = 0; i < h.views->len; i++)
-    PyBuffer_Release (&g_array_index (h.views, Py_buffer, i));
-  g_array_unref (h.views);
+  if (table.obj != NULL)
+    PyBuffer_Release (&table);
+  for (guint i = 0; i < h.arrays->len; i++)
+    Py_DECREF (g_ptr_array_index (h.arrays, i));
+  g_ptr_array_unref (h.arrays);
   return result;
 }
 

@@ -5,7 +5,7 @@
  * where the holder never needs the GIL, so it cannot deadlock). */
 #include "module.h"
 
-#include "wk_numpy.h"
+#include "wk_array.h"
 
 #include "../core/eng/eng_text.h"
 
@@ -140,18 +140,9 @@ eng_text_set_page_rgba (EngTextObject *self, PyObject *args)
   if (st == NULL)
     return NULL;
   const WkEngPage *pg = &g_array_index (self->text->pages, WkEngPage, i);
-  if (!PyArray_Check (obj) || PyArray_TYPE ((PyArrayObject *) obj) != NPY_UINT8
-      || PyArray_NDIM ((PyArrayObject *) obj) != 3
-      || PyArray_DIM ((PyArrayObject *) obj, 0) != (npy_intp) pg->height
-      || PyArray_DIM ((PyArrayObject *) obj, 1) != (npy_intp) pg->width
-      || PyArray_DIM ((PyArrayObject *) obj, 2) != 4)
-    {
-      PyErr_Format (PyExc_ValueError, "page %zd needs a uint8 array of shape "
-                    "(%u, %u, 4)", i, pg->height, pg->width);
-      return NULL;
-    }
-  PyArrayObject *arr = PyArray_GETCONTIGUOUS ((PyArrayObject *) obj);
-  if (arr == NULL)
+  const npy_intp shape[3] = { pg->height, pg->width, 4 };
+  PyArrayObject *arr;
+  if (wk_array_arg (obj, "rgba", NPY_UINT8, 3, shape, FALSE, &arr) < 0)
     return NULL;
   const guint8 *rgba = PyArray_DATA (arr);
   GError *error = NULL;
@@ -333,6 +324,24 @@ eng_text_build (EngTextObject *self, PyObject *unused)
   return wk_bytes_result (NULL, out, NULL); /* never fails */
 }
 
+static PyObject *
+eng_text_with_entries (EngTextObject *self, PyObject *arg)
+{
+  WkModState *st = wk_state_from_type (Py_TYPE (self));
+  Py_buffer view;
+  if (st == NULL || PyObject_GetBuffer (arg, &view, PyBUF_SIMPLE) < 0)
+    return NULL;
+  GError *error = NULL;
+  GBytes *out;
+  Py_BEGIN_ALLOW_THREADS
+  g_rw_lock_reader_lock (&self->lock);
+  out = wk_eng_text_with_entries (self->text, view.buf, (gsize) view.len, &error);
+  g_rw_lock_reader_unlock (&self->lock);
+  Py_END_ALLOW_THREADS
+  PyBuffer_Release (&view);
+  return wk_bytes_result (st, out, error);
+}
+
 /* add_page(rgba, kind) -> index: a new 16-bit page ('rgb16' / 'rle16'). */
 static PyObject *
 eng_text_add_page (EngTextObject *self, PyObject *args)
@@ -355,25 +364,18 @@ eng_text_add_page (EngTextObject *self, PyObject *args)
                     kind_name);
       return NULL;
     }
-  if (!PyArray_Check (obj) || PyArray_TYPE ((PyArrayObject *) obj) != NPY_UINT8
-      || PyArray_NDIM ((PyArrayObject *) obj) != 3
-      || PyArray_DIM ((PyArrayObject *) obj, 2) != 4)
-    {
-      PyErr_SetString (PyExc_ValueError, "a new page needs a uint8 array of "
-                       "shape (height, width, 4)");
-      return NULL;
-    }
-  npy_intp h = PyArray_DIM ((PyArrayObject *) obj, 0);
-  npy_intp w = PyArray_DIM ((PyArrayObject *) obj, 1);
+  static const npy_intp hw4[3] = { WK_ANY, WK_ANY, 4 };
+  PyArrayObject *arr;
+  if (wk_array_arg (obj, "rgba", NPY_UINT8, 3, hw4, FALSE, &arr) < 0)
+    return NULL;
+  npy_intp h = PyArray_DIM (arr, 0), w = PyArray_DIM (arr, 1);
   if (h < 1 || w < 1 || h > WK_ENG_PAGE_MAX_SIDE || w > WK_ENG_PAGE_MAX_SIDE)
     {
       PyErr_Format (PyExc_ValueError, "a new page needs sides 1..%u, not %zd x %zd",
                     WK_ENG_PAGE_MAX_SIDE, (Py_ssize_t) w, (Py_ssize_t) h);
+      Py_DECREF (arr);
       return NULL;
     }
-  PyArrayObject *arr = PyArray_GETCONTIGUOUS ((PyArrayObject *) obj);
-  if (arr == NULL)
-    return NULL;
   GError *error = NULL;
   gint index;
   Py_BEGIN_ALLOW_THREADS
@@ -466,6 +468,62 @@ eng_face_uvs (PyObject *module, PyObject *args)
   return arr;
 }
 
+static PyObject *
+entry_bytes (const WkEngTexEntry *e)
+{
+  guint8 raw[WK_ENG_TEX_ENTRY_SIZE];
+  wk_eng_tex_entry_encode (e, raw);
+  return PyBytes_FromStringAndSize ((const char *) raw, sizeof raw);
+}
+
+/* Each of n ints in its field's range; -1 with ValueError naming it. */
+static int
+check_fields (const int *v, const char *const *names, const int (*range)[2], int n)
+{
+  for (int k = 0; k < n; k++)
+    if (v[k] < range[k][0] || v[k] > range[k][1])
+      {
+        PyErr_Format (PyExc_ValueError, "%s %d is outside %d..%d", names[k],
+                      v[k], range[k][0], range[k][1]);
+        return -1;
+      }
+  return 0;
+}
+
+/* eng_texture_entry(flags, page, palette, u0, v0, u1, v1) -> 8 bytes */
+static PyObject *
+eng_texture_entry (PyObject *module, PyObject *args)
+{
+  int v[7];
+  static const char *const names[7] = { "flags", "page", "palette", "u0", "v0",
+                                        "u1", "v1" };
+  static const int range[7][2] = { { 0, 0xffff }, { -128, 127 }, { -128, 127 },
+                                   { 0, 255 }, { 0, 255 }, { 0, 255 }, { 0, 255 } };
+  if (!PyArg_ParseTuple (args, "iiiiiii:eng_texture_entry", &v[0], &v[1], &v[2],
+                         &v[3], &v[4], &v[5], &v[6])
+      || check_fields (v, names, range, 7) < 0)
+    return NULL;
+  WkEngTexEntry e = { (guint16) v[0], (gint8) v[1], (gint8) v[2], (guint8) v[3],
+                      (guint8) v[5], (guint8) v[4], (guint8) v[6] };
+  return entry_bytes (&e);
+}
+
+/* eng_flat_entry(r, g, b, flags=0) -> 8 bytes */
+static PyObject *
+eng_flat_entry (PyObject *module, PyObject *args)
+{
+  int v[4] = { 0, 0, 0, 0 };
+  static const char *const names[4] = { "r", "g", "b", "flags" };
+  static const int range[4][2] = { { 0, 255 }, { 0, 255 }, { 0, 255 }, { 0, 0xffff } };
+  if (!PyArg_ParseTuple (args, "iii|i:eng_flat_entry", &v[0], &v[1], &v[2], &v[3])
+      || check_fields (v, names, range, 4) < 0)
+    return NULL;
+  const guint8 rgb[3] = { (guint8) v[0], (guint8) v[1], (guint8) v[2] };
+  WkEngTexEntry e;
+  wk_eng_tex_flat_entry (rgb, (guint16) v[3], &e);
+  return entry_bytes (&e);
+}
+
 static PyGetSetDef eng_text_getset[] = {
   { "pages", (getter) eng_text_pages, NULL,
     "[(kind, flags, width, height, palette, palette_shared, replaced)]", NULL },
@@ -494,13 +552,24 @@ static PyMethodDef eng_text_methods[] = {
   { "add_flat_entry", (PyCFunction) eng_text_add_flat_entry, METH_VARARGS,
     "add_flat_entry(flags, r, g, b) -> index: a new flat-colour entry" },
   { "textures", (PyCFunction) eng_text_textures, METH_NOARGS,
-    "textures() -> dict of arrays, one row per texture-table entry" },
+    "textures() -> dict of arrays, one row per texture-table entry (uv: "
+    "u0 v0 u1 v1; the file stores u0 u1 v0 v1)" },
   { "build", (PyCFunction) eng_text_build, METH_NOARGS,
     "build() -> bytes: the TEXT payload (identical when nothing changed)" },
+  { "with_entries", (PyCFunction) eng_text_with_entries, METH_O,
+    "with_entries(entries, /) -> bytes: the TEXT payload with these raw "
+    "8-byte entries appended to the texture table (existing indices keep "
+    "their meaning); LimitError past 65536 entries" },
   { NULL },
 };
 
 static PyMethodDef eng_text_functions[] = {
+  { "eng_texture_entry", eng_texture_entry, METH_VARARGS,
+    "eng_texture_entry(flags, page, palette, u0, v0, u1, v1) -> bytes: one "
+    "8-byte texture-table entry (u1, v1 inclusive; palette = byte 3)" },
+  { "eng_flat_entry", eng_flat_entry, METH_VARARGS,
+    "eng_flat_entry(r, g, b, flags=0) -> bytes: one 8-byte flat-colour "
+    "entry" },
   { "eng_face_uvs", eng_face_uvs, METH_VARARGS,
     "eng_face_uvs((U0, V0, U1, V1), face_flags) -> (3, 2) float32 UVs" },
   { NULL },
@@ -511,9 +580,10 @@ static PyType_Slot eng_text_slots[] = {
   { Py_tp_dealloc, eng_text_dealloc },
   { Py_tp_getset, eng_text_getset },
   { Py_tp_methods, eng_text_methods },
-  { Py_tp_doc, "EngText(payload, base_offset=0): a parsed ENG TEXT chunk "
-               "(payload copied). base_offset is the payload's file offset, "
-               "used in error messages." },
+  { Py_tp_doc, "EngText(payload, base_offset=0): a parsed ENG TEXT chunk. "
+               "The payload is shared when it cannot change (bytes, an EngWad "
+               "or a memoryview of one), else copied. base_offset is the "
+               "payload's file offset, used in error messages." },
   { 0, NULL },
 };
 

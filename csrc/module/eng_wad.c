@@ -30,9 +30,9 @@ eng_wad_new (PyTypeObject *type, PyObject *args, PyObject *kwds)
   if (st == NULL)
     return NULL;
   GError *error = NULL;
-  GBytes *bytes = wk_source_bytes (source, &error);
+  GBytes *bytes = wk_source_bytes (source);
   if (bytes == NULL)
-    return PyErr_Occurred () ? NULL : wk_raise (st, error);
+    return NULL;
   WkEngWad *wad = parse_nogil (bytes, &error);
   g_bytes_unref (bytes);
   if (wad == NULL)
@@ -68,38 +68,23 @@ eng_wad_getbuffer (EngWadObject *self, Py_buffer *view, int flags)
 }
 
 static PyObject *
+chunk_item (gconstpointer chunks, guint i)
+{
+  const WkEngChunk *c = &g_array_index ((GArray *) chunks, WkEngChunk, i);
+  return Py_BuildValue ("(snnk)", c->name, (Py_ssize_t) c->offset,
+                        (Py_ssize_t) c->size, (unsigned long) c->size_field);
+}
+
+static PyObject *
 eng_wad_chunks (EngWadObject *self, void *closure)
 {
-  GArray *chunks = self->wad->chunks;
-  PyObject *list = PyList_New (chunks->len);
-  for (guint i = 0; list && i < chunks->len; i++)
-    {
-      const WkEngChunk *c = &g_array_index (chunks, WkEngChunk, i);
-      PyObject *t = Py_BuildValue ("(snnk)", c->name, (Py_ssize_t) c->offset,
-                                   (Py_ssize_t) c->size,
-                                   (unsigned long) c->size_field);
-      if (t == NULL)
-        Py_CLEAR (list);
-      else
-        PyList_SET_ITEM (list, i, t);
-    }
-  return list;
+  return wk_list_of (self->wad->chunks->len, chunk_item, self->wad->chunks);
 }
 
 static PyObject *
 eng_wad_warnings (EngWadObject *self, void *closure)
 {
-  GPtrArray *w = self->wad->warnings;
-  PyObject *list = PyList_New (w->len);
-  for (guint i = 0; list && i < w->len; i++)
-    {
-      PyObject *s = PyUnicode_FromString (g_ptr_array_index (w, i));
-      if (s == NULL)
-        Py_CLEAR (list);
-      else
-        PyList_SET_ITEM (list, i, s);
-    }
-  return list;
+  return wk_str_list (self->wad->warnings);
 }
 
 static PyObject *
@@ -221,7 +206,7 @@ eng_wad_save (EngWadObject *self, PyObject *args, PyObject *kwds)
   free_replacements (repl, self->wad->chunks->len);
   Py_DECREF (path);
   if (!ok)
-    return wk_raise (st, error);
+    return wk_raise_path (st, error, path_obj);
   Py_RETURN_NONE;
 }
 
@@ -253,8 +238,10 @@ static PyType_Slot eng_wad_slots[] = {
   { Py_tp_methods, eng_wad_methods },
   { Py_bf_getbuffer, eng_wad_getbuffer },
   { Py_tp_doc, "EngWad(source): an ENG level WAD's chunk table. source is a "
-               "path (memory-mapped) or a bytes-like object (copied). The "
-               "object exposes the whole file through the buffer protocol." },
+               "path (memory-mapped for the object's lifetime), a bytes "
+               "object (shared, not copied) or another bytes-like object "
+               "(copied). The object exposes the whole file through the "
+               "buffer protocol." },
   { 0, NULL },
 };
 

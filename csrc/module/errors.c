@@ -65,6 +65,76 @@ format_error (WkModState *st, PyObject *type, const GError *error)
   return exc;
 }
 
+static int
+wk_set_str_attr (PyObject *obj, const char *name, const char *value)
+{
+  PyObject *s = PyUnicode_FromString (value);
+  int rc = s ? PyObject_SetAttrString (obj, name, s) : -1;
+  Py_XDECREF (s);
+  return rc;
+}
+
+/* The errno a GFileError stands for (GLib maps errno to these codes). */
+static int
+file_error_errno (gint code)
+{
+  switch (code)
+    {
+    case G_FILE_ERROR_EXIST: return EEXIST;
+    case G_FILE_ERROR_ISDIR: return EISDIR;
+    case G_FILE_ERROR_ACCES: return EACCES;
+    case G_FILE_ERROR_NAMETOOLONG: return ENAMETOOLONG;
+    case G_FILE_ERROR_NOENT: return ENOENT;
+    case G_FILE_ERROR_NOTDIR: return ENOTDIR;
+    case G_FILE_ERROR_NXIO: return ENXIO;
+    case G_FILE_ERROR_NODEV: return ENODEV;
+    case G_FILE_ERROR_ROFS: return EROFS;
+    case G_FILE_ERROR_TXTBSY: return ETXTBSY;
+    case G_FILE_ERROR_FAULT: return EFAULT;
+    case G_FILE_ERROR_LOOP: return ELOOP;
+    case G_FILE_ERROR_NOSPC: return ENOSPC;
+    case G_FILE_ERROR_NOMEM: return ENOMEM;
+    case G_FILE_ERROR_MFILE: return EMFILE;
+    case G_FILE_ERROR_NFILE: return ENFILE;
+    case G_FILE_ERROR_BADF: return EBADF;
+    case G_FILE_ERROR_INVAL: return EINVAL;
+    case G_FILE_ERROR_PIPE: return EPIPE;
+    case G_FILE_ERROR_AGAIN: return EAGAIN;
+    case G_FILE_ERROR_INTR: return EINTR;
+    case G_FILE_ERROR_IO: return EIO;
+    case G_FILE_ERROR_PERM: return EPERM;
+    case G_FILE_ERROR_NOSYS: return ENOSYS;
+    default: return 0;
+    }
+}
+
+/* OSError subclass by errno, with .errno, .strerror (GLib's message, which
+ * says what was done) and .filename (path, or None) set. */
+static void
+set_file_error (const GError *error, PyObject *path)
+{
+  PyObject *type = file_error_type (error->code);
+  int e = file_error_errno (error->code);
+  PyObject *exc = e ? PyObject_CallFunction (type, "isO", e, error->message,
+                                             path ? path : Py_None)
+                    : PyObject_CallFunction (type, "s", error->message);
+  if (exc != NULL)
+    {
+      PyErr_SetObject ((PyObject *) Py_TYPE (exc), exc);
+      Py_DECREF (exc);
+    }
+}
+
+PyObject *
+wk_raise_path (WkModState *st, GError *error, PyObject *path)
+{
+  if (error == NULL || error->domain != G_FILE_ERROR)
+    return wk_raise (st, error);
+  set_file_error (error, path);
+  g_error_free (error);
+  return NULL;
+}
+
 PyObject *
 wk_raise (WkModState *st, GError *error)
 {
@@ -91,18 +161,24 @@ wk_raise (WkModState *st, GError *error)
         }
     }
   else if (error->domain == G_FILE_ERROR)
-    PyErr_SetString (file_error_type (error->code), error->message);
+    set_file_error (error, NULL);
   else
     PyErr_SetString (PyExc_OSError, error->message);
   g_error_free (error);
   return NULL;
 }
 
-int
-wk_warn_all (WkModState *st, GPtrArray *warnings)
+PyObject *
+wk_raise_missing (WkModState *st, const char *chunk, const char *container)
 {
-  for (guint i = 0; warnings && i < warnings->len; i++)
-    if (PyErr_WarnEx (st->WadWarning, g_ptr_array_index (warnings, i), 1) < 0)
-      return -1;
-  return 0;
+  g_autofree gchar *msg = g_strdup_printf ("this level has no %s chunk", chunk);
+  PyObject *exc = PyObject_CallFunction (st->MissingChunkError, "s", msg);
+  if (exc == NULL)
+    return NULL;
+  if (PyObject_SetAttrString (exc, "offset", Py_None) == 0
+      && wk_set_str_attr (exc, "context", container) == 0
+      && wk_set_str_attr (exc, "chunk", chunk) == 0)
+    PyErr_SetObject (st->MissingChunkError, exc);
+  Py_DECREF (exc);
+  return NULL;
 }

@@ -118,7 +118,7 @@ lz_decompress (PyObject *module, PyObject *args, PyObject *kwds)
 
 static const char *const lz_levels[WK_LZ_N_MODES] = {
   [WK_LZ_GREEDY] = "greedy", [WK_LZ_LAZY] = "lazy", [WK_LZ_BEST] = "best",
-  [WK_LZ_DEFAULT] = "default", [WK_LZ_MAX] = "max",
+  [WK_LZ_DEFAULT] = "default", [WK_LZ_MAX] = "max", [WK_LZ_FAST] = "fast",
 };
 
 static PyObject *
@@ -136,8 +136,8 @@ lz_compress (PyObject *module, PyObject *args, PyObject *kwds)
   for (int m = 0; m < WK_LZ_N_MODES; m++)
     if (strcmp (level, lz_levels[m]) == 0)
       mode = m;
-  const char *bad = mode < 0 ? "level is 'default', 'max', or one of the first "
-                               "encoder's 'best', 'lazy', 'greedy'"
+  const char *bad = mode < 0 ? "level is 'default', 'fast', 'max', or one of "
+                               "the first encoder's 'best', 'lazy', 'greedy'"
                     : threads < 0 ? "threads must be >= 0 (0: one per processor)"
                     : block < 0 || (block > 0 && block < (Py_ssize_t) WK_LZ_WIN)
                         ? "block_size must be 0 (the level's default) or >= 32768"

@@ -34,6 +34,27 @@ add_exception (PyObject *module, PyObject **slot, const char *name,
   return PyModule_AddObjectRef (module, strrchr (name, '.') + 1, *slot);
 }
 
+/* MissingChunkError(FormatError, KeyError): caught as either; str() is the
+ * message (KeyError's own str would quote it). */
+static int
+add_missing_chunk (PyObject *module, WkModState *st)
+{
+  PyObject *bases = PyTuple_Pack (2, st->FormatError, PyExc_KeyError);
+  PyObject *str = PyObject_GetAttrString (PyExc_BaseException, "__str__");
+  PyObject *dict = bases && str ? Py_BuildValue ("{s:O}", "__str__", str) : NULL;
+  st->MissingChunkError = dict ? PyErr_NewExceptionWithDoc (
+      "wadkit.MissingChunkError",
+      "The level has no chunk of the kind asked for (a FormatError and a "
+      "KeyError). .chunk names it; .offset is None, .context the container.",
+      bases, dict) : NULL;
+  Py_XDECREF (bases);
+  Py_XDECREF (str);
+  Py_XDECREF (dict);
+  if (st->MissingChunkError == NULL)
+    return -1;
+  return PyModule_AddObjectRef (module, "MissingChunkError", st->MissingChunkError);
+}
+
 static int
 wk_exec (PyObject *module)
 {
@@ -57,7 +78,7 @@ wk_exec (PyObject *module)
                         "Fields as FormatError (.offset, .context, .tile, "
                         ".model, .vertex, .object).", TRUE);
   Py_DECREF (bases);
-  if (rc < 0)
+  if (rc < 0 || add_missing_chunk (module, st) < 0)
     return -1;
   if (add_exception (module, &st->WadWarning, "wadkit.WadWarning",
                      PyExc_UserWarning,
@@ -101,6 +122,8 @@ wk_exec (PyObject *module)
     return -1;
   if (wk_rc2_class_mesh_register (module, st) < 0)
     return -1;
+  if (wk_warn_register (module, st) < 0 || wk_detect_register (module, st) < 0)
+    return -1;
   return wk_rc2_tfrag_register (module, st);
 }
 
@@ -111,12 +134,14 @@ wk_traverse (PyObject *module, visitproc visit, void *arg)
   Py_VISIT (st->WadError);
   Py_VISIT (st->FormatError);
   Py_VISIT (st->LimitError);
+  Py_VISIT (st->MissingChunkError);
   Py_VISIT (st->WadWarning);
   Py_VISIT (st->EngWadType);
   Py_VISIT (st->EngGeomType);
   Py_VISIT (st->EngTextType);
   Py_VISIT (st->EngFloorWorldType);
   Py_VISIT (st->Rc2LevelType);
+  Py_VISIT (st->package_dir);
   return 0;
 }
 
@@ -127,12 +152,14 @@ wk_clear (PyObject *module)
   Py_CLEAR (st->WadError);
   Py_CLEAR (st->FormatError);
   Py_CLEAR (st->LimitError);
+  Py_CLEAR (st->MissingChunkError);
   Py_CLEAR (st->WadWarning);
   Py_CLEAR (st->EngWadType);
   Py_CLEAR (st->EngGeomType);
   Py_CLEAR (st->EngTextType);
   Py_CLEAR (st->EngFloorWorldType);
   Py_CLEAR (st->Rc2LevelType);
+  Py_CLEAR (st->package_dir);
   return 0;
 }
 

@@ -9,12 +9,14 @@ typedef struct {
   PyObject *WadError;    /* base of all wadkit errors */
   PyObject *FormatError; /* (WadError, ValueError): bad input, .offset/.context */
   PyObject *LimitError;  /* (WadError, ValueError): a write the game can't load */
+  PyObject *MissingChunkError; /* (FormatError, KeyError): a chunk a reader needs */
   PyObject *WadWarning;  /* (UserWarning): tolerated oddities in a file */
   PyObject *EngWadType;
   PyObject *EngGeomType;
   PyObject *EngTextType;
   PyObject *EngFloorWorldType;
   PyObject *Rc2LevelType;
+  PyObject *package_dir; /* str: wadkit's folder + separator, or NULL */
 } WkModState;
 
 extern PyModuleDef wk_module_def;
@@ -26,7 +28,19 @@ WkModState *wk_state_from_type (PyTypeObject *type);
  * returns NULL so callers can `return wk_raise (st, err);`. */
 PyObject *wk_raise (WkModState *st, GError *error);
 
-/* Issue each string of warnings as a WadWarning; -1 if a filter raised. */
+/* wk_raise for an error about the file at path (the caller's str or
+ * PathLike): a file error becomes the OSError subclass of its errno with
+ * .errno, .strerror and .filename set; other errors as wk_raise. */
+PyObject *wk_raise_path (WkModState *st, GError *error, PyObject *path);
+
+/* MissingChunkError "this level has no <chunk> chunk" (.chunk, .offset
+ * None, .context = container); returns NULL. */
+PyObject *wk_raise_missing (WkModState *st, const char *chunk,
+                            const char *container);
+
+/* A WadWarning at the first caller outside the wadkit package (warn.c);
+ * -1 if a filter raised. wk_warn_all: one per string of warnings. */
+int wk_warn_user (WkModState *st, const char *message);
 int wk_warn_all (WkModState *st, GPtrArray *warnings);
 
 /* Convert a str / os.PathLike argument to a filesystem path (new bytes ref). */
@@ -34,9 +48,9 @@ int wk_fs_path (PyObject *obj, PyObject **out);
 
 /* Input bytes of a parser: a str/PathLike is memory-mapped (without the
  * GIL), a bytes object shared, anything else with the buffer protocol
- * copied (wk_shared_bytes). NULL with a Python
- * exception set, or with *error set (map failure). */
-GBytes *wk_source_bytes (PyObject *source, GError **error);
+ * copied (wk_shared_bytes). NULL with a Python exception set (a file that
+ * cannot be mapped: wk_raise_path). */
+GBytes *wk_source_bytes (PyObject *source);
 
 /* Decode a WAD-LZ stream into a new bytes object (lz.c). expected >= 0:
  * the size the container declares; base: the stream's file offset. */
@@ -57,6 +71,8 @@ int wk_rc2_register (PyObject *module, WkModState *st);
 int wk_rc2_tfrag_register (PyObject *module, WkModState *st);
 int wk_eng_new_register (PyObject *module, WkModState *st);
 int wk_rc2_build_register (PyObject *module, WkModState *st);
+int wk_warn_register (PyObject *module, WkModState *st);
+int wk_detect_register (PyObject *module, WkModState *st);
 int wk_rc2_collision_register (PyObject *module, WkModState *st);
 int wk_rc2_sky_register (PyObject *module, WkModState *st);
 int wk_rc2_gameplay_register (PyObject *module, WkModState *st);
@@ -66,6 +82,12 @@ int wk_rc2_save_register (PyObject *module, WkModState *st);
 /* dict[key] = value, stealing value; -1 on failure (value may be NULL, as
  * when the call that made it failed). */
 int wk_dict_put (PyObject *dict, const char *key, PyObject *value);
+
+/* A list of n items, item i made by item(data, i); NULL (with the
+ * exception) when one cannot be made. wk_str_list: the strings as str. */
+typedef PyObject *(*WkItemFunc) (gconstpointer data, guint i);
+PyObject *wk_list_of (guint n, WkItemFunc item, gconstpointer data);
+PyObject *wk_str_list (const GPtrArray *strings);
 
 /* A core result as bytes: out copied into a new bytes object and released;
  * out == NULL raises error via wk_raise. */

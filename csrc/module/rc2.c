@@ -1,7 +1,10 @@
 /* wadkit._core.Rc2Level: the RC2 LEVEL<n>.WAD container, exposed to Python. */
 #include "module.h"
 
+#include "wk_numpy.h"
 #include "../core/rc2/rc2_level.h"
+#include "../core/rc2/rc2_texture.h"
+#include "../core/rc2/tfrag.h"
 
 typedef struct {
   PyObject_HEAD
@@ -19,9 +22,9 @@ rc2_level_new (PyTypeObject *type, PyObject *args, PyObject *kwds)
   if (st == NULL)
     return NULL;
   GError *error = NULL;
-  GBytes *bytes = wk_source_bytes (source, &error);
+  GBytes *bytes = wk_source_bytes (source);
   if (bytes == NULL)
-    return PyErr_Occurred () ? NULL : wk_raise (st, error);
+    return NULL;
   WkRc2Level *lvl;
   Py_BEGIN_ALLOW_THREADS
   lvl = wk_rc2_level_parse (bytes, &error);
@@ -130,6 +133,98 @@ rc2_level_decompress (Rc2LevelObject *self, PyObject *args, PyObject *kwds)
                               (gint64) off, max_size, (Py_ssize_t) expected, ctx);
 }
 
+/* tfrag_block(core_size) -> (start, end, texture_count) */
+static PyObject *
+rc2_level_tfrag_block (Rc2LevelObject *self, PyObject *arg)
+{
+  WkModState *st = wk_state_from_type (Py_TYPE (self));
+  Py_ssize_t size = PyLong_AsSsize_t (arg);
+  if (st == NULL || (size == -1 && PyErr_Occurred ()))
+    return NULL;
+  if (size < 0)
+    {
+      PyErr_SetString (PyExc_ValueError, "core_size must be >= 0");
+      return NULL;
+    }
+  gsize start, end;
+  guint count;
+  GError *error = NULL;
+  if (!wk_rc2_tfrag_block (self->lvl, (gsize) size, &start, &end, &count, &error))
+    return wk_raise (st, error);
+  return Py_BuildValue ("(nnI)", (Py_ssize_t) start, (Py_ssize_t) end, count);
+}
+
+/* core_block(name, core_size) -> (start, end) */
+static PyObject *
+rc2_level_core_block (Rc2LevelObject *self, PyObject *args)
+{
+  WkModState *st = wk_state_from_type (Py_TYPE (self));
+  const char *name;
+  Py_ssize_t size;
+  if (st == NULL || !PyArg_ParseTuple (args, "sn:core_block", &name, &size))
+    return NULL;
+  if (size < 0)
+    {
+      PyErr_SetString (PyExc_ValueError, "core_size must be >= 0");
+      return NULL;
+    }
+  gsize start, end;
+  GError *error = NULL;
+  if (!wk_rc2_core_block (self->lvl, name, (gsize) size, &start, &end, &error))
+    return wk_raise (st, error);
+  return Py_BuildValue ("(nn)", (Py_ssize_t) start, (Py_ssize_t) end);
+}
+
+/* tfrag_texture_count() -> int */
+static PyObject *
+rc2_level_tfrag_texture_count (Rc2LevelObject *self, PyObject *Py_UNUSED (arg))
+{
+  WkModState *st = wk_state_from_type (Py_TYPE (self));
+  if (st == NULL)
+    return NULL;
+  guint count;
+  GError *error = NULL;
+  if (!wk_rc2_tfrag_texture_count (self->lvl, &count, &error))
+    return wk_raise (st, error);
+  return PyLong_FromUnsignedLong (count);
+}
+
+/* textures(core_data, kind) -> [(H, W, 4) uint8]: a texture table decoded
+ * and checked in the core (rc2_texture.c), the texels expanded here into
+ * arrays allocated here. */
+static PyObject *
+rc2_level_textures (Rc2LevelObject *self, PyObject *args)
+{
+  WkModState *st = wk_state_from_type (Py_TYPE (self));
+  Py_buffer core;
+  const char *kind = "tfrag";
+  if (st == NULL || !PyArg_ParseTuple (args, "y*|s:textures", &core, &kind))
+    return NULL;
+  GError *error = NULL;
+  GArray *tex = wk_rc2_textures (self->lvl, kind, core.buf, (gsize) core.len, &error);
+  PyObject *list = tex ? PyList_New (tex->len) : wk_raise (st, error);
+  for (guint i = 0; list && i < tex->len; i++)
+    {
+      const WkRc2Texture *t = &g_array_index (tex, WkRc2Texture, i);
+      npy_intp dims[3] = { t->height, t->width, 4 };
+      PyObject *a = PyArray_SimpleNew (3, dims, NPY_UINT8);
+      if (a == NULL)
+        {
+          Py_CLEAR (list);
+          break;
+        }
+      guint8 *out = PyArray_DATA ((PyArrayObject *) a);
+      Py_BEGIN_ALLOW_THREADS
+      wk_rc2_texture_rgba (t->pixels, t->width, t->height, t->palette, out);
+      Py_END_ALLOW_THREADS
+      PyList_SET_ITEM (list, i, a);
+    }
+  if (tex)
+    g_array_unref (tex);
+  PyBuffer_Release (&core);
+  return list;
+}
+
 static PyObject *
 rc2_level_chunks (Rc2LevelObject *self, void *closure)
 {
@@ -169,6 +264,20 @@ static PyMethodDef rc2_level_methods[] = {
     "decompress(name, max_size=1<<28) -> bytes: 'core_data', 'gameplay', "
     "'gameplay_pal' (checked against the size the container declares), "
     "'chunk<i>.tfrags' or 'chunk<i>.collision'" },
+  { "tfrag_block", (PyCFunction) rc2_level_tfrag_block, METH_O,
+    "tfrag_block(core_size, /) -> (start, end, texture_count): where the "
+    "tfrags block lies in core_data and the tfrag texture count, checked" },
+  { "core_block", (PyCFunction) rc2_level_core_block, METH_VARARGS,
+    "core_block(name, core_size, /) -> (start, end): where the 'tfrags', "
+    "'sky' or 'collision' block lies in core_data (none has a stored size), "
+    "checked" },
+  { "tfrag_texture_count", (PyCFunction) rc2_level_tfrag_texture_count, METH_NOARGS,
+    "tfrag_texture_count() -> int: the core header's tfrag texture count, "
+    "checked (FormatError when negative)" },
+  { "textures", (PyCFunction) rc2_level_textures, METH_VARARGS,
+    "textures(core_data, kind='tfrag', /) -> [(H, W, 4) uint8]: a texture "
+    "table of the core header ('tfrag', 'moby', 'tie', 'shrub') decoded, each "
+    "entry checked against core_data (the decompressed stream) and gs_ram" },
   { NULL },
 };
 
@@ -179,8 +288,10 @@ static PyType_Slot rc2_level_slots[] = {
   { Py_tp_methods, rc2_level_methods },
   { Py_bf_getbuffer, rc2_level_getbuffer },
   { Py_tp_doc, "Rc2Level(source): an RC2 LEVEL<n>.WAD, parsed and cross-checked. "
-               "source is a path (memory-mapped) or bytes-like (copied); the "
-               "object exposes the whole file through the buffer protocol." },
+               "source is a path (memory-mapped for the object's lifetime), "
+               "a bytes object (shared, not copied) or another bytes-like "
+               "object (copied); the object exposes the whole file through "
+               "the buffer protocol." },
   { 0, NULL },
 };
 

@@ -1,57 +1,54 @@
 /* wadkit._core.rc2_build_level: a new RC2 level file (core:
  * csrc/core/rc2/rc2_build.c). Python glue: wadkit.rc2.build_level. */
-#include "module.h"
+#include "wk_array.h"
 
 #include "../core/rc2/rc2_build.h"
+#include "../core/rc2/rc2_gameplay_write.h"
 
-/* rc2_build_level(tfrags, textures [(w, h, palette, pixels)], palettes
- * (n x 1024 bytes RGBA), gameplay, level_id, reverb) -> bytes */
+/* rc2_build_level(tfrags, textures [(w, h, palette, (h, w) uint8 pixels)],
+ * palettes (n, 256, 4) uint8 RGBA, gameplay, level_id, reverb) -> bytes */
 static PyObject *
 rc2_build_level (PyObject *module, PyObject *args)
 {
-  Py_buffer tfrags = { 0 }, palettes = { 0 }, gameplay = { 0 };
-  PyObject *textures;
+  Py_buffer tfrags = { 0 }, gameplay = { 0 };
+  PyObject *textures, *pal_obj;
   WkRc2NewLevel in = { 0 };
-  if (!PyArg_ParseTuple (args, "y*Oy*y*ii:rc2_build_level", &tfrags, &textures,
-                         &palettes, &gameplay, &in.level_id, &in.reverb))
+  if (!PyArg_ParseTuple (args, "y*OOy*ii:rc2_build_level", &tfrags, &textures,
+                         &pal_obj, &gameplay, &in.level_id, &in.reverb))
     return NULL;
   PyObject *result = NULL, *fast = NULL;
-  Py_buffer *views = NULL;
+  PyArrayObject *palettes = NULL, **pixels = NULL;
   WkRc2NewTexture *tex = NULL;
-  Py_ssize_t held = 0, n = 0;
-  if (palettes.len % WK_RC2_PALETTE_BYTES)
-    {
-      PyErr_Format (PyExc_ValueError, "palettes: %zd bytes, not a multiple of "
-                    "%u", palettes.len, WK_RC2_PALETTE_BYTES);
-      goto done;
-    }
+  Py_ssize_t n = 0;
+  const npy_intp pal_shape[3] = { WK_ANY, 256, 4 };
+  G_STATIC_ASSERT (WK_RC2_PALETTE_BYTES == 256 * 4);
+  if (wk_array_arg (pal_obj, "palettes", NPY_UINT8, 3, pal_shape, FALSE, &palettes) < 0)
+    goto done;
   fast = PySequence_Fast (textures, "textures: a sequence of (w, h, palette, pixels)");
   if (fast == NULL)
     goto done;
   n = PySequence_Fast_GET_SIZE (fast);
-  views = g_new0 (Py_buffer, MAX (n, 1));
+  pixels = g_new0 (PyArrayObject *, MAX (n, 1));
   tex = g_new0 (WkRc2NewTexture, MAX (n, 1));
   for (Py_ssize_t i = 0; i < n; i++)
     {
       WkRc2NewTexture *t = &tex[i];
-      if (!PyArg_ParseTuple (PySequence_Fast_GET_ITEM (fast, i), "IIIy*", &t->width,
-                             &t->height, &t->palette, &views[i]))
+      PyObject *px;
+      if (!PyArg_ParseTuple (PySequence_Fast_GET_ITEM (fast, i), "IIIO", &t->width,
+                             &t->height, &t->palette, &px))
         goto done;
-      held++;
-      if (views[i].len != (Py_ssize_t) t->width * t->height)
-        {
-          PyErr_Format (PyExc_ValueError, "texture %zd: %zd pixel bytes for "
-                        "%u x %u", i, views[i].len, t->width, t->height);
-          goto done;
-        }
-      t->pixels = views[i].buf;
+      const npy_intp shape[2] = { t->height, t->width };
+      g_autofree gchar *name = g_strdup_printf ("texture %zd pixels", i);
+      if (wk_array_arg (px, name, NPY_UINT8, 2, shape, FALSE, &pixels[i]) < 0)
+        goto done;
+      t->pixels = PyArray_DATA (pixels[i]);
     }
   in.tfrags = tfrags.buf;
   in.tfrags_size = (gsize) tfrags.len;
   in.n_textures = (guint) n;
   in.textures = tex;
-  in.palettes = palettes.buf;
-  in.n_palettes = (guint) MIN (palettes.len / WK_RC2_PALETTE_BYTES, G_MAXINT);
+  in.palettes = PyArray_DATA (palettes);
+  in.n_palettes = (guint) MIN (PyArray_DIM (palettes, 0), G_MAXINT);
   in.gameplay = gameplay.buf;
   in.gameplay_size = (gsize) gameplay.len;
   GError *error = NULL;
@@ -61,21 +58,37 @@ rc2_build_level (PyObject *module, PyObject *args)
   Py_END_ALLOW_THREADS
   result = wk_bytes_result (wk_state_from_module (module), out, error);
 done:
-  for (Py_ssize_t i = 0; i < held; i++)
-    PyBuffer_Release (&views[i]);
-  g_free (views);
+  if (pixels)
+    wk_array_release (pixels, (gsize) n);
+  g_free (pixels);
   g_free (tex);
+  Py_XDECREF (palettes);
   Py_XDECREF (fast);
   PyBuffer_Release (&tfrags);
-  PyBuffer_Release (&palettes);
   PyBuffer_Release (&gameplay);
   return result;
 }
 
+/* rc2_empty_gameplay(tail) -> bytes */
+static PyObject *
+rc2_empty_gameplay (PyObject *module, PyObject *arg)
+{
+  Py_buffer tail;
+  if (PyObject_GetBuffer (arg, &tail, PyBUF_SIMPLE) < 0)
+    return NULL;
+  GBytes *out = wk_rc2_gameplay_empty (tail.buf, (gsize) tail.len);
+  PyBuffer_Release (&tail);
+  return wk_bytes_result (wk_state_from_module (module), out, NULL);
+}
+
 static PyMethodDef rc2_build_methods[] = {
+  { "rc2_empty_gameplay", rc2_empty_gameplay, METH_O,
+    "rc2_empty_gameplay(tail, /) -> bytes: a gameplay with every block "
+    "absent (the header of zero offsets), then tail" },
   { "rc2_build_level", rc2_build_level, METH_VARARGS,
     "rc2_build_level(tfrags, textures, palettes, gameplay, level_id, reverb) "
-    "-> bytes: a new RC2 level file" },
+    "-> bytes: a new RC2 level file. textures: [(w, h, palette, (h, w) "
+    "uint8 pixels)], palettes (n, 256, 4) uint8 RGBA" },
   { NULL },
 };
 

@@ -23,6 +23,8 @@ sphere (const gfloat s[4])
   return Py_BuildValue ("(ffff)", s[0], s[1], s[2], s[3]);
 }
 
+/* | not ||: every value is made and put (wk_dict_put takes it), also
+ * after a put failed, so none is left over (lods). */
 static int
 put_info (PyObject *d, int kind, const Info *in)
 {
@@ -42,44 +44,41 @@ put_info (PyObject *d, int kind, const Info *in)
             else
               PyTuple_SET_ITEM (lods, i, l);
           }
-        return (wk_dict_put (d, "o_class", PyLong_FromLong (t->o_class)) < 0
-                || wk_dict_put (d, "scale", PyFloat_FromDouble (t->scale)) < 0
-                || wk_dict_put (d, "bsphere", sphere (t->bsphere)) < 0
-                || wk_dict_put (d, "lod_distances", Py_BuildValue (
-                       "(fff)", t->dist[0], t->dist[1], t->dist[2])) < 0
-                || wk_dict_put (d, "mip_dist", PyFloat_FromDouble (t->mip_dist)) < 0
-                || wk_dict_put (d, "texture_count", PyLong_FromUnsignedLong (t->texture_count)) < 0
-                || wk_dict_put (d, "packet_counts", Py_BuildValue (
-                       "(III)", t->packet_count[0], t->packet_count[1], t->packet_count[2])) < 0
-                || wk_dict_put (d, "lod_headers", lods) < 0
-                || wk_dict_put (d, "strips", PyLong_FromUnsignedLong (t->strips)) < 0)
-                   ? -1 : 0;
+        return (wk_dict_put (d, "o_class", PyLong_FromLong (t->o_class))
+               | wk_dict_put (d, "scale", PyFloat_FromDouble (t->scale))
+               | wk_dict_put (d, "bsphere", sphere (t->bsphere))
+               | wk_dict_put (d, "lod_distances", Py_BuildValue (
+                       "(fff)", t->dist[0], t->dist[1], t->dist[2]))
+               | wk_dict_put (d, "mip_dist", PyFloat_FromDouble (t->mip_dist))
+               | wk_dict_put (d, "texture_count", PyLong_FromUnsignedLong (t->texture_count))
+               | wk_dict_put (d, "packet_counts", Py_BuildValue (
+                       "(III)", t->packet_count[0], t->packet_count[1], t->packet_count[2]))
+               | wk_dict_put (d, "lod_headers", lods)
+               | wk_dict_put (d, "strips", PyLong_FromUnsignedLong (t->strips))) < 0 ? -1 : 0;
       }
     case SHRUB:
       {
         const WkShrubInfo *s = &in->shrub;
-        return (wk_dict_put (d, "o_class", PyLong_FromLong (s->o_class)) < 0
-                || wk_dict_put (d, "scale", PyFloat_FromDouble (s->scale)) < 0
-                || wk_dict_put (d, "bsphere", sphere (s->bsphere)) < 0
-                || wk_dict_put (d, "mip_distance", PyFloat_FromDouble (s->mip_distance)) < 0
-                || wk_dict_put (d, "mode_bits", PyLong_FromUnsignedLong (s->mode_bits)) < 0
-                || wk_dict_put (d, "packet_count", PyLong_FromUnsignedLong (s->packet_count)) < 0
-                || wk_dict_put (d, "billboard_offset", PyLong_FromLong (s->billboard_offset)) < 0
-                || wk_dict_put (d, "padding_vertices", PyLong_FromUnsignedLong (s->padding_vertices)) < 0
-                || wk_dict_put (d, "dropped_triangles", PyLong_FromUnsignedLong (s->dropped_triangles)) < 0)
-                   ? -1 : 0;
+        return (wk_dict_put (d, "o_class", PyLong_FromLong (s->o_class))
+               | wk_dict_put (d, "scale", PyFloat_FromDouble (s->scale))
+               | wk_dict_put (d, "bsphere", sphere (s->bsphere))
+               | wk_dict_put (d, "mip_distance", PyFloat_FromDouble (s->mip_distance))
+               | wk_dict_put (d, "mode_bits", PyLong_FromUnsignedLong (s->mode_bits))
+               | wk_dict_put (d, "packet_count", PyLong_FromUnsignedLong (s->packet_count))
+               | wk_dict_put (d, "billboard_offset", PyLong_FromLong (s->billboard_offset))
+               | wk_dict_put (d, "padding_vertices", PyLong_FromUnsignedLong (s->padding_vertices))
+               | wk_dict_put (d, "dropped_triangles", PyLong_FromUnsignedLong (s->dropped_triangles))) < 0 ? -1 : 0;
       }
     default:
       {
         const WkMobyInfo *m = &in->moby;
-        return (wk_dict_put (d, "scale", PyFloat_FromDouble (m->scale)) < 0
-                || wk_dict_put (d, "bsphere", sphere (m->bsphere)) < 0
-                || wk_dict_put (d, "joint_count", PyLong_FromUnsignedLong (m->joint_count)) < 0
-                || wk_dict_put (d, "packet_counts", Py_BuildValue (
-                       "(III)", m->packet_count[0], m->packet_count[1], m->packet_count[2])) < 0
-                || wk_dict_put (d, "format", PyLong_FromUnsignedLong (m->format)) < 0
-                || wk_dict_put (d, "has_mesh", PyBool_FromLong (m->has_mesh)) < 0)
-                   ? -1 : 0;
+        return (wk_dict_put (d, "scale", PyFloat_FromDouble (m->scale))
+               | wk_dict_put (d, "bsphere", sphere (m->bsphere))
+               | wk_dict_put (d, "joint_count", PyLong_FromUnsignedLong (m->joint_count))
+               | wk_dict_put (d, "packet_counts", Py_BuildValue (
+                       "(III)", m->packet_count[0], m->packet_count[1], m->packet_count[2]))
+               | wk_dict_put (d, "format", PyLong_FromUnsignedLong (m->format))
+               | wk_dict_put (d, "has_mesh", PyBool_FromLong (m->has_mesh))) < 0 ? -1 : 0;
       }
     }
 }

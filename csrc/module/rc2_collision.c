@@ -4,7 +4,7 @@
  * wadkit.rc2.build_collision(), build_collision_octants(). */
 #include "module.h"
 
-#include "wk_numpy.h"
+#include "wk_array.h"
 #include "../core/common/wk_error.h"
 #include "../core/rc2/rc2_collision.h"
 
@@ -148,36 +148,6 @@ collision_parse (PyObject *module, PyObject *args, PyObject *kwds)
   return d;
 }
 
-/* Buffers of the arrays a build takes, checked for their element size. */
-typedef struct {
-  Py_buffer v[9];
-  int held;
-} Views;
-
-static int
-take (Views *h, PyObject *obj, gsize elem, gsize *count, const char *what)
-{
-  Py_buffer *b = &h->v[h->held];
-  if (PyObject_GetBuffer (obj, b, PyBUF_C_CONTIGUOUS) < 0)
-    return -1;
-  h->held++;
-  if ((gsize) b->len % elem)
-    {
-      PyErr_Format (PyExc_ValueError, "%s: %zd bytes, not a multiple of %zu",
-                    what, b->len, (size_t) elem);
-      return -1;
-    }
-  *count = (gsize) b->len / elem;
-  return 0;
-}
-
-static void
-release (Views *h)
-{
-  for (int i = 0; i < h->held; i++)
-    PyBuffer_Release (&h->v[i]);
-}
-
 /* collision_build(positions f32 (V,3), tris u32 (T,3), tri_tags u8 (T,),
  * quads u32 (Q,4), quad_tags u8 (Q,)) -> bytes */
 static PyObject *
@@ -187,27 +157,24 @@ collision_build (PyObject *module, PyObject *args)
   if (!PyArg_ParseTuple (args, "OOOOO:collision_build", &o[0], &o[1], &o[2],
                          &o[3], &o[4]))
     return NULL;
-  Views h = { .held = 0 };
-  WkCollMesh m;
-  gsize ntt, nqt;
+  enum { POS, TRI, TTAG, QUAD, QTAG, N_ARR };
+  PyArrayObject *a[N_ARR] = { NULL };
   PyObject *result = NULL;
-  if (take (&h, o[0], 12, &m.n_positions, "positions") < 0
-      || take (&h, o[1], 12, &m.n_tris, "triangles") < 0
-      || take (&h, o[2], 1, &ntt, "triangle tags") < 0
-      || take (&h, o[3], 16, &m.n_quads, "quads") < 0
-      || take (&h, o[4], 1, &nqt, "quad tags") < 0)
+  static const npy_intp any3[2] = { WK_ANY, 3 }, any4[2] = { WK_ANY, 4 };
+  if (wk_array_arg (o[0], "positions", NPY_FLOAT32, 2, any3, FALSE, &a[POS]) < 0
+      || wk_array_arg (o[1], "triangles", NPY_UINT32, 2, any3, FALSE, &a[TRI]) < 0
+      || wk_array_arg (o[3], "quads", NPY_UINT32, 2, any4, FALSE, &a[QUAD]) < 0)
     goto done;
-  if (ntt != m.n_tris || nqt != m.n_quads)
-    {
-      PyErr_Format (PyExc_ValueError, "%zu triangles with %zu tags, %zu quads "
-                    "with %zu tags", m.n_tris, ntt, m.n_quads, nqt);
-      goto done;
-    }
-  m.positions = h.v[0].buf;
-  m.tris = h.v[1].buf;
-  m.tri_tags = h.v[2].buf;
-  m.quads = h.v[3].buf;
-  m.quad_tags = h.v[4].buf;
+  const npy_intp t1[1] = { PyArray_DIM (a[TRI], 0) }, q1[1] = { PyArray_DIM (a[QUAD], 0) };
+  if (wk_array_arg (o[2], "triangle tags", NPY_UINT8, 1, t1, FALSE, &a[TTAG]) < 0
+      || wk_array_arg (o[4], "quad tags", NPY_UINT8, 1, q1, FALSE, &a[QTAG]) < 0)
+    goto done;
+  WkCollMesh m = {
+    .positions = wk_array_data (a[POS]), .n_positions = (gsize) PyArray_DIM (a[POS], 0),
+    .tris = wk_array_data (a[TRI]), .tri_tags = wk_array_data (a[TTAG]),
+    .n_tris = (gsize) t1[0], .quads = wk_array_data (a[QUAD]),
+    .quad_tags = wk_array_data (a[QTAG]), .n_quads = (gsize) q1[0],
+  };
   GError *error = NULL;
   GBytes *out;
   Py_BEGIN_ALLOW_THREADS
@@ -217,7 +184,7 @@ collision_build (PyObject *module, PyObject *args)
     wk_error_prefix (&error, "RC2 collision writer");
   result = wk_bytes_result (wk_state_from_module (module), out, error);
 done:
-  release (&h);
+  wk_array_release (a, N_ARR);
   return result;
 }
 
@@ -229,24 +196,37 @@ collision_build_octants (PyObject *module, PyObject *args)
 {
   int mesh_offset, zc;
   unsigned int zn;
-  PyObject *o[8];
-  if (!PyArg_ParseTuple (args, "i(iI)OOOOOOOO:collision_build_octants",
+  PyObject *o[7];
+  Py_buffer hero;
+  if (!PyArg_ParseTuple (args, "i(iI)OOOOOOOy*:collision_build_octants",
                          &mesh_offset, &zc, &zn, &o[0], &o[1], &o[2], &o[3],
-                         &o[4], &o[5], &o[6], &o[7]))
+                         &o[4], &o[5], &o[6], &hero))
     return NULL;
-  Views h = { .held = 0 };
-  gsize ny, nx, no, nc, nv, nf, nt, nh;
+  enum { YN, XN, COORD, COUNTS, VERTS, FACES, FTAG, N_ARR };
+  PyArrayObject *a[N_ARR] = { NULL };
   PyObject *result = NULL;
   WkRc2Collision c = { .mesh_offset = mesh_offset, .z = { zc, zn, 1 } };
-  if (take (&h, o[0], 12, &ny, "y_nodes") < 0 || take (&h, o[1], 12, &nx, "x_nodes") < 0
-      || take (&h, o[2], 12, &no, "coord") < 0 || take (&h, o[3], 12, &nc, "counts") < 0
-      || take (&h, o[4], 6, &nv, "vertices") < 0 || take (&h, o[5], 4, &nf, "faces") < 0
-      || take (&h, o[6], 1, &nt, "face_tag") < 0 || take (&h, o[7], 1, &nh, "hero") < 0)
+  static const npy_intp any3[2] = { WK_ANY, 3 }, any4[2] = { WK_ANY, 4 };
+  if (wk_array_arg (o[0], "y_nodes", NPY_INT32, 2, any3, FALSE, &a[YN]) < 0
+      || wk_array_arg (o[1], "x_nodes", NPY_INT32, 2, any3, FALSE, &a[XN]) < 0
+      || wk_array_arg (o[2], "coord", NPY_INT32, 2, any3, FALSE, &a[COORD]) < 0)
     goto done;
-  if (no != nc || nf != nt || no > G_MAXUINT || nv > G_MAXUINT || nf > G_MAXUINT)
+  const npy_intp n3[2] = { PyArray_DIM (a[COORD], 0), 3 };
+  if (wk_array_arg (o[3], "counts", NPY_UINT32, 2, n3, FALSE, &a[COUNTS]) < 0
+      || wk_array_arg (o[4], "vertices", NPY_INT16, 2, any3, FALSE, &a[VERTS]) < 0
+      || wk_array_arg (o[5], "faces", NPY_UINT8, 2, any4, FALSE, &a[FACES]) < 0)
+    goto done;
+  const npy_intp f1[1] = { PyArray_DIM (a[FACES], 0) };
+  if (wk_array_arg (o[6], "face_tag", NPY_UINT8, 1, f1, FALSE, &a[FTAG]) < 0)
+    goto done;
+  const gsize ny = (gsize) PyArray_DIM (a[YN], 0), nx = (gsize) PyArray_DIM (a[XN], 0);
+  const gsize no = (gsize) n3[0], nv = (gsize) PyArray_DIM (a[VERTS], 0);
+  const gsize nf = (gsize) f1[0];
+  if (no > G_MAXUINT || nv > G_MAXUINT || nf > G_MAXUINT || ny > G_MAXUINT
+      || nx > G_MAXUINT)
     {
-      PyErr_SetString (PyExc_ValueError, "coord / counts or faces / face_tag "
-                       "disagree in length");
+      PyErr_SetString (PyExc_ValueError, "more than 2^32 octants, nodes, vertices "
+                       "or faces");
       goto done;
     }
   c.y_nodes = g_array_sized_new (FALSE, FALSE, sizeof (WkCollNode), (guint) ny);
@@ -256,15 +236,15 @@ collision_build_octants (PyObject *module, PyObject *args)
   c.faces = g_array_sized_new (FALSE, FALSE, sizeof (WkCollFace), (guint) nf);
   for (int k = 0; k < 2; k++)
     {
-      const gint32 *p = h.v[k].buf;
+      const gint32 *p = wk_array_data (a[k ? XN : YN]);
       for (gsize i = 0; i < (k ? nx : ny); i++)
         {
           WkCollNode n = { p[3 * i + 1], (guint32) p[3 * i + 2], (guint32) p[3 * i] };
           g_array_append_val (k ? c.x_nodes : c.y_nodes, n);
         }
     }
-  const gint32 *co = h.v[2].buf;
-  const guint32 *cn = h.v[3].buf;
+  const gint32 *co = wk_array_data (a[COORD]);
+  const guint32 *cn = wk_array_data (a[COUNTS]);
   guint64 fv = 0, ff = 0;
   for (gsize i = 0; i < no; i++)
     {
@@ -280,8 +260,8 @@ collision_build_octants (PyObject *module, PyObject *args)
         }
       g_array_append_val (c.octants, t);
     }
-  g_array_append_vals (c.vertices, h.v[4].buf, (guint) nv);
-  const guint8 *fp = h.v[5].buf, *tp = h.v[6].buf;
+  g_array_append_vals (c.vertices, wk_array_data (a[VERTS]), (guint) nv);
+  const guint8 *fp = wk_array_data (a[FACES]), *tp = wk_array_data (a[FTAG]);
   for (gsize i = 0; i < nf; i++)
     {
       WkCollFace f = { { fp[4 * i], fp[4 * i + 1], fp[4 * i + 2], fp[4 * i + 3] }, tp[i] };
@@ -290,7 +270,7 @@ collision_build_octants (PyObject *module, PyObject *args)
   GError *error = NULL;
   GBytes *out;
   Py_BEGIN_ALLOW_THREADS
-  out = wk_rc2_collision_build_octants (&c, h.v[7].buf, nh, &error);
+  out = wk_rc2_collision_build_octants (&c, hero.buf, (gsize) hero.len, &error);
   Py_END_ALLOW_THREADS
   if (out == NULL)
     wk_error_prefix (&error, "RC2 collision writer");
@@ -300,7 +280,8 @@ done:
   for (gsize i = 0; i < G_N_ELEMENTS (arrays); i++)
     if (*arrays[i])
       g_array_unref (*arrays[i]);
-  release (&h);
+  wk_array_release (a, N_ARR);
+  PyBuffer_Release (&hero);
   return result;
 }
 

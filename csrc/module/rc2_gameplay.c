@@ -4,7 +4,7 @@
  * filled by the core with the GIL released. */
 #include "module.h"
 
-#include "wk_numpy.h"
+#include "wk_array.h"
 #include "../core/common/wk_error.h"
 #include "../core/common/wk_reader.h"
 #include "../core/rc2/rc2_classes.h"
@@ -163,24 +163,38 @@ ambient_dict (const WkRc2Gameplay *gp)
   if (gp->ambient == NULL)
     Py_RETURN_NONE;
   npy_intp dims[1] = { gp->ambient->len };
+  npy_intp nw[1] = { (npy_intp) wk_rc2_ambient_words (gp, NULL) };
+  PyObject *d = PyDict_New ();
   PyObject *inst = PyArray_SimpleNew (1, dims, NPY_INT32);
   PyObject *count = PyArray_SimpleNew (1, dims, NPY_INT32);
   PyObject *off = PyArray_SimpleNew (1, dims, NPY_INT64);
-  if (inst && count && off)
-    for (guint i = 0; i < gp->ambient->len; i++)
-      {
-        const WkRc2Ambient *a = &g_array_index (gp->ambient, WkRc2Ambient, i);
-        ((gint32 *) PyArray_DATA ((PyArrayObject *) inst))[i] = a->instance;
-        ((gint32 *) PyArray_DATA ((PyArrayObject *) count))[i] = a->count;
-        ((gint64 *) PyArray_DATA ((PyArrayObject *) off))[i] = (gint64) a->offset;
-      }
-  PyObject *d = PyDict_New ();
-  if (d == NULL || wk_dict_put (d, "instance", inst) < 0
-      || wk_dict_put (d, "count", count) < 0 || wk_dict_put (d, "offset", off) < 0)
+  PyObject *start = PyArray_SimpleNew (1, dims, NPY_INT64);
+  PyObject *words = PyArray_SimpleNew (1, nw, NPY_UINT16);
+  if (inst && count && off && start && words)
     {
-      Py_XDECREF (d);
+      gint64 at = 0;
+      for (guint i = 0; i < gp->ambient->len; i++)
+        {
+          const WkRc2Ambient *a = &g_array_index (gp->ambient, WkRc2Ambient, i);
+          ((gint32 *) PyArray_DATA ((PyArrayObject *) inst))[i] = a->instance;
+          ((gint32 *) PyArray_DATA ((PyArrayObject *) count))[i] = a->count;
+          ((gint64 *) PyArray_DATA ((PyArrayObject *) off))[i] = (gint64) a->offset;
+          ((gint64 *) PyArray_DATA ((PyArrayObject *) start))[i] = at;
+          at += a->count;
+        }
+      wk_rc2_ambient_words (gp, PyArray_DATA ((PyArrayObject *) words));
+    }
+  if (d == NULL)
+    {
+      Py_XDECREF (inst), Py_XDECREF (count), Py_XDECREF (off);
+      Py_XDECREF (start), Py_XDECREF (words);
       return NULL;
     }
+  /* | not ||: every put takes its value, also after one failed */
+  if ((wk_dict_put (d, "instance", inst) | wk_dict_put (d, "count", count)
+       | wk_dict_put (d, "offset", off) | wk_dict_put (d, "start", start)
+       | wk_dict_put (d, "words", words)) < 0)
+    Py_CLEAR (d);
   return d;
 }
 
@@ -230,25 +244,6 @@ fail:
   return NULL;
 }
 
-/* A buffer of native int32 class numbers (None: no check). */
-static int
-get_ids (PyObject *obj, Py_buffer *view)
-{
-  if (obj == Py_None)
-    return 0;
-  if (PyObject_GetBuffer (obj, view, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT) < 0)
-    return -1;
-  if (view->itemsize != 4 || view->format == NULL
-      || strchr ("il", view->format[strlen (view->format) - 1]) == NULL)
-    {
-      PyErr_SetString (PyExc_TypeError, "class numbers must be an int32 array");
-      PyBuffer_Release (view);
-      view->obj = NULL;
-      return -1;
-    }
-  return 0;
-}
-
 static PyObject *
 rc2_gameplay_parse (PyObject *module, PyObject *args, PyObject *kwds)
 {
@@ -258,11 +253,12 @@ rc2_gameplay_parse (PyObject *module, PyObject *args, PyObject *kwds)
   if (!PyArg_ParseTupleAndKeywords (args, kwds, "y*|OOO:rc2_gameplay_parse", kwlist,
                                     &in, &id_objs[0], &id_objs[1], &id_objs[2]))
     return NULL;
-  Py_buffer ids[WK_RC2_KINDS] = { { 0 } };
+  PyArrayObject *ids[WK_RC2_KINDS] = { NULL };
   PyObject *result = NULL;
+  static const npy_intp any1[1] = { WK_ANY };
   g_autofree guint8 *copy = NULL;
   for (int k = 0; k < WK_RC2_KINDS; k++)
-    if (get_ids (id_objs[k], &ids[k]) < 0)
+    if (wk_array_arg (id_objs[k], kwlist[k + 1], NPY_INT32, 1, any1, TRUE, &ids[k]) < 0)
       goto done;
   /* The fill reads the bytes again after the parse checked them: a buffer
    * another thread could change meanwhile is parsed from a copy. */
@@ -274,9 +270,9 @@ rc2_gameplay_parse (PyObject *module, PyObject *args, PyObject *kwds)
   Py_BEGIN_ALLOW_THREADS
   gp = wk_rc2_gameplay_parse (data, (gsize) in.len, &error);
   for (int k = 0; gp && k < WK_RC2_KINDS; k++)
-    if (ids[k].obj != NULL
-        && !wk_rc2_gameplay_check_classes (gp, k, ids[k].buf, (gsize) ids[k].len / 4,
-                                           &error))
+    if (ids[k] != NULL
+        && !wk_rc2_gameplay_check_classes (gp, k, wk_array_data (ids[k]),
+                                           (gsize) PyArray_DIM (ids[k], 0), &error))
       g_clear_pointer (&gp, wk_rc2_gameplay_free);
   Py_END_ALLOW_THREADS
   if (gp == NULL)
@@ -288,9 +284,7 @@ rc2_gameplay_parse (PyObject *module, PyObject *args, PyObject *kwds)
   result = gameplay_result (gp);
   wk_rc2_gameplay_free (gp);
 done:
-  for (int k = 0; k < WK_RC2_KINDS; k++)
-    if (ids[k].obj != NULL)
-      PyBuffer_Release (&ids[k]);
+  wk_array_release (ids, WK_RC2_KINDS);
   PyBuffer_Release (&in);
   return result;
 }

@@ -1,8 +1,9 @@
 /* wadkit._core.rc2_tfrags_edit / rc2_gameplay_write / rc2_level_rewrite /
  * rc2_level_save: the RC2 write path (core: csrc/core/rc2/tfrag_edit.c,
- * rc2_gameplay_write.c, rc2_save.c). Python glue: wadkit/_rc2_edit.py,
- * which checks shapes and dtypes; here only sizes are checked. */
+ * rc2_gameplay_write.c, rc2_save.c). Python glue: wadkit/_rc2_edit.py.
+ * Input arrays are taken by wk_array_arg (converted, shapes checked). */
 #include "module.h"
+#include "wk_array.h"
 
 #include "../core/common/wk_error.h"
 #include "../core/rc2/rc2_gameplay_write.h"
@@ -11,38 +12,22 @@
 
 static const char *const kind_keys[WK_RC2_KINDS] = { "tie", "shrub", "moby" };
 
-/* An optional C-contiguous buffer of `width`-byte rows; None -> no view. */
+/* d[key] (borrowed) or NULL when absent; -1 when the lookup itself failed
+ * (PyDict_GetItemString would hide a MemoryError as "absent"). */
 static int
-opt_buffer (PyObject *o, Py_buffer *v, gsize width, const char *name, gsize *rows)
+dict_item (PyObject *d, const char *key, PyObject **out)
 {
-  if (o == Py_None)
-    return 0;
-  if (PyObject_GetBuffer (o, v, PyBUF_C_CONTIGUOUS) < 0)
-    return -1;
-  if ((gsize) v->len % width)
-    {
-      PyErr_Format (PyExc_ValueError, "%s: %zd bytes, not rows of %zu", name,
-                    v->len, (size_t) width);
-      PyBuffer_Release (v);
-      v->obj = NULL, v->buf = NULL;
-      return -1;
-    }
-  *rows = (gsize) v->len / width;
-  return 1;
-}
-
-static void
-release_all (Py_buffer *v, gsize n)
-{
-  for (gsize i = 0; i < n; i++)
-    if (v[i].buf)
-      PyBuffer_Release (&v[i]);
+  PyObject *k = PyUnicode_FromString (key);
+  *out = k ? PyDict_GetItemWithError (d, k) : NULL;
+  Py_XDECREF (k);
+  return *out == NULL && PyErr_Occurred () ? -1 : 0;
 }
 
 /* rc2_tfrags_edit(region, base, texture_count, positions, uv, color,
- * texture, meshes) -> (bytes, status bytes). meshes: [(patch, positions
- * f32 (n,3), triangles u32 (t,3), uv f32 (t,3,2), color f32 (t,3,4),
- * texture i32 (t,))]. */
+ * texture, meshes) -> (bytes, status uint8 (patches,)). positions f32 (n,3), uv f32
+ * (T,3,2), color f32 (T,3,4), texture i32 (T,), each None = unchanged;
+ * meshes: [(patch, positions f32 (n,3), triangles u32 (t,3), uv f32
+ * (t,3,2), color f32 (t,3,4), texture i32 (t,))]. */
 static PyObject *
 rc2_tfrags_edit (PyObject *module, PyObject *args)
 {
@@ -54,33 +39,36 @@ rc2_tfrags_edit (PyObject *module, PyObject *args)
                          &texture_count, &arr[0], &arr[1], &arr[2], &arr[3], &meshes))
     return NULL;
   PyObject *result = NULL, *fast = NULL;
-  Py_buffer v[4] = { { 0 } };
-  Py_buffer *mv = NULL;
+  PyArrayObject *v[4] = { NULL };
+  PyArrayObject **mv = NULL;
   guint8 *status = NULL;
   WkTfragPatchMesh *pm = NULL;
   Py_ssize_t nm = 0;
-  gsize rows[4] = { 0 };
-  static const gsize width[4] = { 12, 24, 48, 4 };
-  static const char *const names[4] = { "positions", "uv", "color", "texture" };
+  static const npy_intp any3[2] = { WK_ANY, 3 }, any32[3] = { WK_ANY, 3, 2 },
+                        any34[3] = { WK_ANY, 3, 4 }, any1[1] = { WK_ANY };
   WkTfragEdit e = { 0 };
-  for (int k = 0; k < 4; k++)
-    if (opt_buffer (arr[k], &v[k], width[k], names[k], &rows[k]) < 0)
-      goto done;
-  e.positions = v[0].buf, e.n_positions = rows[0];
-  e.uv = v[1].buf, e.color = v[2].buf, e.texture = v[3].buf;
-  e.n_tris = v[1].buf ? rows[1] : v[2].buf ? rows[2] : rows[3];
-  if ((v[1].buf && rows[1] != e.n_tris) || (v[2].buf && rows[2] != e.n_tris)
-      || (v[3].buf && rows[3] != e.n_tris))
-    {
-      PyErr_SetString (PyExc_ValueError, "uv, color and texture: one row per triangle");
-      goto done;
-    }
+  if (wk_array_arg (arr[0], "positions", NPY_FLOAT32, 2, any3, TRUE, &v[0]) < 0
+      || wk_array_arg (arr[1], "uv", NPY_FLOAT32, 3, any32, TRUE, &v[1]) < 0
+      || wk_array_arg (arr[2], "color", NPY_FLOAT32, 3, any34, TRUE, &v[2]) < 0
+      || wk_array_arg (arr[3], "texture", NPY_INT32, 1, any1, TRUE, &v[3]) < 0)
+    goto done;
+  e.positions = wk_array_data (v[0]), e.n_positions = (gsize) wk_array_dim (v[0], 0);
+  e.uv = wk_array_data (v[1]), e.color = wk_array_data (v[2]);
+  e.texture = wk_array_data (v[3]);
+  e.n_tris = (gsize) (v[1] ? wk_array_dim (v[1], 0) : v[2] ? wk_array_dim (v[2], 0)
+                                                           : wk_array_dim (v[3], 0));
+  for (int k = 1; k < 4; k++)
+    if (v[k] && (gsize) wk_array_dim (v[k], 0) != e.n_tris)
+      {
+        PyErr_SetString (PyExc_ValueError, "uv, color and texture: one row per triangle");
+        goto done;
+      }
   e.texture_count = texture_count;
   fast = PySequence_Fast (meshes, "meshes: a sequence of tuples");
   if (fast == NULL)
     goto done;
   nm = PySequence_Fast_GET_SIZE (fast);
-  mv = g_new0 (Py_buffer, 5 * MAX (nm, 1));
+  mv = g_new0 (PyArrayObject *, 5 * MAX (nm, 1));
   pm = g_new0 (WkTfragPatchMesh, MAX (nm, 1));
   for (Py_ssize_t m = 0; m < nm; m++)
     {
@@ -89,24 +77,30 @@ rc2_tfrags_edit (PyObject *module, PyObject *args)
       if (!PyArg_ParseTuple (PySequence_Fast_GET_ITEM (fast, m), "IOOOOO", &patch,
                              &t[0], &t[1], &t[2], &t[3], &t[4]))
         goto done;
-      static const gsize mw[5] = { 12, 12, 24, 48, 4 };
-      gsize r[5] = { 0 };
+      PyArrayObject **ma = &mv[5 * m];
+      char what[5][48];
+      static const char *const part[5] = { "positions", "triangles", "uv", "color",
+                                           "texture" };
       for (int k = 0; k < 5; k++)
-        if (opt_buffer (t[k], &mv[5 * m + k], mw[k], "mesh array", &r[k]) <= 0)
-          {
-            if (!PyErr_Occurred ())
-              PyErr_Format (PyExc_ValueError, "mesh %zd: array %d is None", m, k);
-            goto done;
-          }
-      if (r[1] != r[2] || r[1] != r[3] || r[1] != r[4] || r[0] > G_MAXUINT || r[1] > G_MAXUINT)
+        g_snprintf (what[k], sizeof what[k], "mesh %zd %s", m, part[k]);
+      if (wk_array_arg (t[0], what[0], NPY_FLOAT32, 2, any3, FALSE, &ma[0]) < 0
+          || wk_array_arg (t[1], what[1], NPY_UINT32, 2, any3, FALSE, &ma[1]) < 0)
+        goto done;
+      const npy_intp nt = PyArray_DIM (ma[1], 0);
+      const npy_intp t32[3] = { nt, 3, 2 }, t34[3] = { nt, 3, 4 }, t1[1] = { nt };
+      if (wk_array_arg (t[2], what[2], NPY_FLOAT32, 3, t32, FALSE, &ma[2]) < 0
+          || wk_array_arg (t[3], what[3], NPY_FLOAT32, 3, t34, FALSE, &ma[3]) < 0
+          || wk_array_arg (t[4], what[4], NPY_INT32, 1, t1, FALSE, &ma[4]) < 0)
+        goto done;
+      if (PyArray_DIM (ma[0], 0) > G_MAXUINT || nt > G_MAXUINT)
         {
-          PyErr_Format (PyExc_ValueError, "mesh %zd: one uv, color and texture row "
-                        "per triangle", m);
+          PyErr_Format (PyExc_ValueError, "mesh %zd: more than 2^32 rows", m);
           goto done;
         }
-      pm[m] = (WkTfragPatchMesh) { patch, mv[5 * m].buf, (guint) r[0], mv[5 * m + 1].buf,
-                                   mv[5 * m + 2].buf, mv[5 * m + 3].buf,
-                                   mv[5 * m + 4].buf, (guint) r[1] };
+      pm[m] = (WkTfragPatchMesh) { patch, wk_array_data (ma[0]),
+                                   (guint) PyArray_DIM (ma[0], 0), wk_array_data (ma[1]),
+                                   wk_array_data (ma[2]), wk_array_data (ma[3]),
+                                   wk_array_data (ma[4]), (guint) nt };
     }
   e.meshes = pm, e.n_meshes = (guint) nm;
   gint n = wk_tfrags_count (region.buf, (gsize) region.len);
@@ -124,13 +118,18 @@ rc2_tfrags_edit (PyObject *module, PyObject *args)
       goto done;
     }
   PyObject *b = wk_bytes_result (wk_state_from_module (module), out, NULL);
-  result = b ? Py_BuildValue ("(Ny#)", b, (const char *) status, (Py_ssize_t) MAX (n, 0))
-             : NULL;
+  npy_intp dims[1] = { MAX (n, 0) };
+  PyObject *st = b ? PyArray_SimpleNew (1, dims, NPY_UINT8) : NULL;
+  if (st != NULL && dims[0])
+    memcpy (PyArray_DATA ((PyArrayObject *) st), status, (gsize) dims[0]);
+  result = st ? Py_BuildValue ("(NN)", b, st) : NULL;
+  if (st == NULL)
+    Py_XDECREF (b);
 done:
-  release_all (v, 4);
+  wk_array_release (v, 4);
   g_free (status);
   if (mv)
-    release_all (mv, 5 * (gsize) nm);
+    wk_array_release (mv, 5 * (gsize) nm);
   g_free (mv);
   g_free (pm);
   Py_XDECREF (fast);
@@ -138,9 +137,9 @@ done:
   return result;
 }
 
-/* rc2_gameplay_write(gameplay, core_ids {kind: int32 buffer}, instances
- * {kind: (source i32, class_id i32, matrix f32 (n,4,4))}, settings
- * [(name, (values...))]) -> (bytes, report dict) */
+/* rc2_gameplay_write(gameplay, core_ids {kind: int32 (n,)}, instances
+ * {kind: (source i32 (n,), class_id i32 (n,), matrix f32 (n,4,4))},
+ * settings [(name, (values...))]) -> (bytes, report dict) */
 static PyObject *
 rc2_gameplay_write (PyObject *module, PyObject *args)
 {
@@ -150,41 +149,46 @@ rc2_gameplay_write (PyObject *module, PyObject *args)
                          &PyDict_Type, &inst, &settings))
     return NULL;
   PyObject *result = NULL, *fast = NULL;
-  Py_buffer v[4 * WK_RC2_KINDS] = { { 0 } };
+  PyArrayObject *v[4 * WK_RC2_KINDS] = { NULL };
   WkRc2InstanceEdit ie[WK_RC2_KINDS];
   WkRc2GameplayEdit e = { { NULL } };
   WkRc2SettingValue *sv = NULL;
   WkModState *st = wk_state_from_module (module);
+  static const npy_intp any1[1] = { WK_ANY };
   for (int k = 0; k < WK_RC2_KINDS; k++)
     {
-      PyObject *o = PyDict_GetItemString (ids, kind_keys[k]);
-      gsize rows = 0;
-      if (o && opt_buffer (o, &v[4 * k], 4, "core ids", &rows) < 0)
+      char what[3][40];
+      g_snprintf (what[0], sizeof what[0], "%s core ids", kind_keys[k]);
+      PyObject *o, *t;
+      if (dict_item (ids, kind_keys[k], &o) < 0
+          || (o && wk_array_arg (o, what[0], NPY_INT32, 1, any1, TRUE, &v[4 * k]) < 0))
         goto done;
-      e.core_ids[k] = v[4 * k].buf, e.n_core_ids[k] = v[4 * k].buf ? rows : 0;
-      PyObject *t = PyDict_GetItemString (inst, kind_keys[k]);
+      e.core_ids[k] = wk_array_data (v[4 * k]);
+      e.n_core_ids[k] = (gsize) wk_array_dim (v[4 * k], 0);
+      if (dict_item (inst, kind_keys[k], &t) < 0)
+        goto done;
       if (t == NULL || t == Py_None)
         continue;
       PyObject *a[3];
       if (!PyArg_ParseTuple (t, "OOO", &a[0], &a[1], &a[2]))
         goto done;
-      gsize r[3] = { 0 };
-      static const gsize w[3] = { 4, 4, 64 };
-      for (int j = 0; j < 3; j++)
-        if (opt_buffer (a[j], &v[4 * k + 1 + j], w[j], "instance array", &r[j]) <= 0)
-          {
-            if (!PyErr_Occurred ())
-              PyErr_Format (PyExc_ValueError, "%ss: array %d is None", kind_keys[k], j);
-            goto done;
-          }
-      if (r[0] != r[1] || r[0] != r[2] || r[0] > G_MAXINT32)
+      g_snprintf (what[0], sizeof what[0], "%ss source", kind_keys[k]);
+      g_snprintf (what[1], sizeof what[1], "%ss class_id", kind_keys[k]);
+      g_snprintf (what[2], sizeof what[2], "%ss matrix", kind_keys[k]);
+      PyArrayObject **ka = &v[4 * k + 1];
+      if (wk_array_arg (a[0], what[0], NPY_INT32, 1, any1, FALSE, &ka[0]) < 0)
+        goto done;
+      const npy_intp n = PyArray_DIM (ka[0], 0), n1[1] = { n }, n44[3] = { n, 4, 4 };
+      if (wk_array_arg (a[1], what[1], NPY_INT32, 1, n1, FALSE, &ka[1]) < 0
+          || wk_array_arg (a[2], what[2], NPY_FLOAT32, 3, n44, FALSE, &ka[2]) < 0)
+        goto done;
+      if (n > G_MAXINT32)
         {
-          PyErr_Format (PyExc_ValueError, "%ss: source, class_id and matrix "
-                        "disagree in length", kind_keys[k]);
+          PyErr_Format (PyExc_ValueError, "%ss: more than 2^31 instances", kind_keys[k]);
           goto done;
         }
-      ie[k] = (WkRc2InstanceEdit) { (guint) r[0], v[4 * k + 1].buf, v[4 * k + 2].buf,
-                                    v[4 * k + 3].buf };
+      ie[k] = (WkRc2InstanceEdit) { (guint) n, wk_array_data (ka[0]),
+                                    wk_array_data (ka[1]), wk_array_data (ka[2]) };
       e.inst[k] = &ie[k];
     }
   fast = PySequence_Fast (settings, "settings: a sequence of (name, values)");
@@ -239,7 +243,7 @@ rc2_gameplay_write (PyObject *module, PyObject *args)
         rep.groups_remapped[2] ? Py_True : Py_False, "moby_classes_added",
         rep.moby_classes_added);
 done:
-  release_all (v, G_N_ELEMENTS (v));
+  wk_array_release (v, G_N_ELEMENTS (v));
   g_free (sv);
   Py_XDECREF (fast);
   PyBuffer_Release (&gpb);
@@ -266,11 +270,10 @@ rc2_level_rewrite (PyObject *module, PyObject *args)
   WkModState *st = wk_state_from_module (module);
   Py_buffer lv = { 0 }, v[4] = { { 0 } };
   PyObject *result = NULL;
-  gsize rows[4] = { 0 };
   if (PyObject_GetBuffer (level, &lv, PyBUF_SIMPLE) < 0)
     return NULL;
   for (int k = 0; k < 4; k++)
-    if (opt_buffer (o[k], &v[k], 1, "block", &rows[k]) < 0)
+    if (o[k] != Py_None && PyObject_GetBuffer (o[k], &v[k], PyBUF_SIMPLE) < 0)
       goto done;
   WkRc2Rewrite rw = { v[0].buf, v[0].len, v[1].buf, v[1].len, v[2].buf, v[2].len,
                       v[3].buf, v[3].len };
@@ -296,7 +299,9 @@ rc2_level_rewrite (PyObject *module, PyObject *args)
                             "gameplay", info_dict (&info.gameplay), "gameplay_pal",
                             info_dict (&info.gameplay_pal));
 done:
-  release_all (v, 4);
+  for (int k = 0; k < 4; k++)
+    if (v[k].obj)
+      PyBuffer_Release (&v[k]);
   PyBuffer_Release (&lv);
   return result;
 }

@@ -5,6 +5,7 @@
 #include "wk_numpy.h"
 #include "../core/common/wk_error.h"
 #include "../core/rc2/rc2_sky.h"
+#include "../core/rc2/tfrag.h"
 
 static void *
 new_array (PyObject **slot, int nd, npy_intp d0, npy_intp d1, int type)
@@ -102,16 +103,28 @@ sky_dict (const WkRc2Sky *s)
         PyList_SET_ITEM (shells, i, d);
     }
   PyObject *tex = PyList_New (s->textures->len);
-  for (guint i = 0; tex && i < s->textures->len; i++)
+  PyObject *rgba = PyList_New (s->textures->len);
+  for (guint i = 0; tex && rgba && i < s->textures->len; i++)
     {
       const WkSkyTexture *t = &g_array_index (s->textures, WkSkyTexture, i);
       PyObject *d = Py_BuildValue ("{sisisisi}", "pixels", t->pixels, "palette",
                                    t->palette, "width", t->width, "height",
                                    t->height);
-      if (d == NULL)
-        Py_CLEAR (tex);
-      else
-        PyList_SET_ITEM (tex, i, d);
+      /* the texels as RGBA (the parse checked both ranges) */
+      npy_intp dims[3] = { t->height, t->width, 4 };
+      PyObject *a = PyArray_SimpleNew (3, dims, NPY_UINT8);
+      if (a != NULL)
+        wk_rc2_texture_rgba (s->block + t->pixels, (guint) t->width, (guint) t->height,
+                             s->block + t->palette, PyArray_DATA ((PyArrayObject *) a));
+      if (d == NULL || a == NULL)
+        {
+          Py_XDECREF (d);
+          Py_XDECREF (a);
+          Py_CLEAR (tex);
+          break;
+        }
+      PyList_SET_ITEM (tex, i, d);
+      PyList_SET_ITEM (rgba, i, a);
     }
   PyObject *fx = PyBytes_FromStringAndSize (
       s->fx_count ? (const char *) s->block + s->fx_list : "", s->fx_count);
@@ -120,8 +133,8 @@ sky_dict (const WkRc2Sky *s)
                                 s->shell_offsets[4], s->shell_offsets[5],
                                 s->shell_offsets[6], s->shell_offsets[7]);
   PyObject *d = NULL;
-  if (shells && tex && fx && so)
-    d = Py_BuildValue ("{s(BBBB)sisisisisisisisisisisOsOsOsO}", "colour",
+  if (shells && tex && rgba && fx && so)
+    d = Py_BuildValue ("{s(BBBB)sisisisisisisisisisisOsOsOsOsO}", "colour",
                        s->colour[0], s->colour[1], s->colour[2], s->colour[3],
                        "clear_screen", s->clear_screen, "shell_count",
                        s->shell_count, "sprite_count", s->sprite_count,
@@ -130,9 +143,10 @@ sky_dict (const WkRc2Sky *s)
                        s->texture_defs, "texture_data", s->texture_data,
                        "fx_list", s->fx_list, "sprites", s->sprites,
                        "shell_offsets", so, "fx", fx, "texture_entries", tex,
-                       "shells", shells);
+                       "textures", rgba, "shells", shells);
   Py_XDECREF (shells);
   Py_XDECREF (tex);
+  Py_XDECREF (rgba);
   Py_XDECREF (fx);
   Py_XDECREF (so);
   return d;
@@ -171,7 +185,8 @@ sky_parse (PyObject *module, PyObject *args, PyObject *kwds)
 static PyMethodDef sky_methods[] = {
   { "sky_parse", (PyCFunction) (void (*) (void)) sky_parse,
     METH_VARARGS | METH_KEYWORDS,
-    "sky_parse(block, base=0) -> dict: header, texture entries, shells of arrays" },
+    "sky_parse(block, base=0) -> dict: header, texture entries, textures "
+    "((H, W, 4) uint8 RGBA), shells of arrays" },
   { NULL },
 };
 

@@ -1,7 +1,5 @@
 /* wadkit._core.tfrag_parse / tfrag_texture: RC2 terrain to NumPy. */
-#include "module.h"
-
-#include "wk_numpy.h"
+#include "wk_array.h"
 #include "../core/common/wk_error.h"
 #include "../core/rc2/tfrag.h"
 
@@ -136,8 +134,8 @@ tfrag_texture (PyObject *module, PyObject *args)
 }
 
 /* tfrag_build([(pos, uv, color, idx, strip_len, strip_tex), ...],
- * lod_distance) -> bytes. Arrays: contiguous float32 (n,3), (n,2), (n,4),
- * uint32 indices, uint32 strip lengths, int32 strip textures. */
+ * lod_distance) -> bytes. Arrays (wk_array_arg): float32 (n,3), (n,2),
+ * (n,4), uint32 indices, uint32 strip lengths, int32 strip textures. */
 static PyObject *
 tfrag_build (PyObject *module, PyObject *args)
 {
@@ -150,10 +148,12 @@ tfrag_build (PyObject *module, PyObject *args)
     return NULL;
   Py_ssize_t count = PySequence_Fast_GET_SIZE (fast);
   WkTfragMesh *meshes = g_new0 (WkTfragMesh, MAX (count, 1));
-  Py_buffer *views = g_new0 (Py_buffer, 6 * MAX (count, 1));
-  Py_ssize_t held = 0;
+  PyArrayObject **arrays = g_new0 (PyArrayObject *, 6 * MAX (count, 1));
   PyObject *result = NULL;
-  static const gsize width[6] = { 12, 8, 16, 4, 4, 4 };
+  static const char *const names[6] = { "positions", "uv", "color", "indices",
+                                        "strip lengths", "strip textures" };
+  static const int types[6] = { NPY_FLOAT32, NPY_FLOAT32, NPY_FLOAT32,
+                                NPY_UINT32, NPY_UINT32, NPY_INT32 };
   for (Py_ssize_t m = 0; m < count; m++)
     {
       PyObject *item = PySequence_Fast_GET_ITEM (fast, m);
@@ -162,38 +162,32 @@ tfrag_build (PyObject *module, PyObject *args)
           PyErr_Format (PyExc_TypeError, "mesh %zd: a 6-tuple of arrays", m);
           goto done;
         }
+      PyArrayObject **a = &arrays[6 * m];
+      npy_intp n = WK_ANY, ns = WK_ANY;
       for (int k = 0; k < 6; k++)
         {
-          if (PyObject_GetBuffer (PyTuple_GET_ITEM (item, k), &views[held],
-                                  PyBUF_C_CONTIGUOUS) < 0)
+          /* uv and color as many rows as positions, textures as lengths */
+          npy_intp shape[2] = { k == 1 || k == 2 ? n : k == 5 ? ns : WK_ANY,
+                                k == 0 ? 3 : k == 1 ? 2 : 4 };
+          g_autofree gchar *name = g_strdup_printf ("mesh %zd %s", m, names[k]);
+          if (wk_array_arg (PyTuple_GET_ITEM (item, k), name, types[k],
+                            k < 3 ? 2 : 1, shape, FALSE, &a[k]) < 0)
             goto done;
-          held++;
+          if (k == 0)
+            n = PyArray_DIM (a[0], 0);
+          if (k == 4)
+            ns = PyArray_DIM (a[4], 0);
         }
-      Py_buffer *v = &views[held - 6];
       WkTfragMesh *x = &meshes[m];
-      for (int k = 0; k < 6; k++)
-        if (v[k].len % width[k])
-          {
-            PyErr_Format (PyExc_ValueError, "mesh %zd: array %d has %zd bytes",
-                          m, k, v[k].len);
-            goto done;
-          }
-      x->n = (guint) (v[0].len / 12);
-      if ((gsize) v[1].len / 8 != x->n || (gsize) v[2].len / 16 != x->n
-          || v[4].len != v[5].len)
-        {
-          PyErr_Format (PyExc_ValueError, "mesh %zd: positions, uv, color "
-                        "or strip arrays disagree in length", m);
-          goto done;
-        }
-      x->pos = v[0].buf;
-      x->uv = v[1].buf;
-      x->color = v[2].buf;
-      x->idx = v[3].buf;
-      x->nidx = (guint) (v[3].len / 4);
-      x->strip_len = v[4].buf;
-      x->strip_tex = v[5].buf;
-      x->nstrips = (guint) (v[4].len / 4);
+      x->n = (guint) MIN (n, G_MAXINT);
+      x->pos = PyArray_DATA (a[0]);
+      x->uv = PyArray_DATA (a[1]);
+      x->color = PyArray_DATA (a[2]);
+      x->idx = PyArray_DATA (a[3]);
+      x->nidx = (guint) MIN (PyArray_DIM (a[3], 0), G_MAXINT);
+      x->strip_len = PyArray_DATA (a[4]);
+      x->strip_tex = PyArray_DATA (a[5]);
+      x->nstrips = (guint) MIN (ns, G_MAXINT);
     }
   GError *error = NULL;
   GBytes *out;
@@ -202,9 +196,8 @@ tfrag_build (PyObject *module, PyObject *args)
   Py_END_ALLOW_THREADS
   result = wk_bytes_result (wk_state_from_module (module), out, error);
 done:
-  for (Py_ssize_t i = 0; i < held; i++)
-    PyBuffer_Release (&views[i]);
-  g_free (views);
+  wk_array_release (arrays, 6 * (gsize) count);
+  g_free (arrays);
   g_free (meshes);
   Py_DECREF (fast);
   return result;

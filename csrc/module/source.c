@@ -11,18 +11,23 @@ wk_fs_path (PyObject *obj, PyObject **out)
 }
 
 GBytes *
-wk_source_bytes (PyObject *source, GError **error)
+wk_source_bytes (PyObject *source)
 {
-  if (PyUnicode_Check (source) || PyObject_HasAttrString (source, "__fspath__"))
+  /* a str or anything without the buffer protocol is a path (str,
+   * os.PathLike; FSConverter refuses the rest) */
+  if (PyUnicode_Check (source) || !PyObject_CheckBuffer (source))
     {
       PyObject *path;
       if (wk_fs_path (source, &path) < 0)
         return NULL;
       GBytes *bytes;
+      GError *error = NULL;
       Py_BEGIN_ALLOW_THREADS
-      bytes = wk_file_map (PyBytes_AS_STRING (path), error);
+      bytes = wk_file_map (PyBytes_AS_STRING (path), &error);
       Py_END_ALLOW_THREADS
       Py_DECREF (path);
+      if (bytes == NULL)
+        wk_raise_path (NULL, error, source);
       return bytes;
     }
   return wk_shared_bytes (NULL, source);
@@ -57,4 +62,31 @@ wk_bytes_getbuffer (PyObject *owner, GBytes *bytes, Py_buffer *view, int flags)
   const void *data = g_bytes_get_data (bytes, &size);
   return PyBuffer_FillInfo (view, owner, (void *) data, (Py_ssize_t) size, 1,
                             flags);
+}
+
+PyObject *
+wk_list_of (guint n, WkItemFunc item, gconstpointer data)
+{
+  PyObject *list = PyList_New (n);
+  for (guint i = 0; list && i < n; i++)
+    {
+      PyObject *v = item (data, i);
+      if (v == NULL)
+        Py_CLEAR (list); /* a list with NULL slots is freed safely */
+      else
+        PyList_SET_ITEM (list, i, v);
+    }
+  return list;
+}
+
+static PyObject *
+str_item (gconstpointer strings, guint i)
+{
+  return PyUnicode_FromString (g_ptr_array_index ((GPtrArray *) strings, i));
+}
+
+PyObject *
+wk_str_list (const GPtrArray *strings)
+{
+  return wk_list_of (strings ? strings->len : 0, str_item, strings);
 }

@@ -129,4 +129,4 @@ def assert_floor_on_face(lvl, ob, face: int, n: int = 8, tol: float = 1e-3,
 
 def chunk_payloads(path) -> dict:
     lvl = wadkit.eng.open(str(path))
-    return {c.tag.strip(): bytes(lvl.chunk(c.tag)) for c in lvl.chunks}
+    return {c.tag: bytes(lvl.chunk(c.tag)) for c in lvl.chunks}

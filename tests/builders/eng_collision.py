@@ -1,5 +1,5 @@
-"""ENG collision records, built from the spec (eng-level-geometry.md §3 item
-4 and the floor-test section) with struct and plain math only — never with
+"""ENG collision records, built from the spec (docs/formats/eng-collision.md,
+"The record" and "The floor test") with struct and plain math only — never with
 wadkit's own encoder.
 
 Record, 32 bytes: u8 type, u8 material, 5 × {i8 nx, i8 ny, i8 nz, u8 0,
@@ -89,8 +89,9 @@ def polygon(corners, material=0, surface=None, type_=None) -> bytes:
 
 def world_to_local(p, b_pos, ry):
     """Game-space world point -> tile-local, for a tile at b_pos (units)
-    rotated by ry (0..4095). From the spec's tile transform (§2), written in
-    game space (z negated): world = B + (lx c + lz s, ly, −lx s + lz c)."""
+    rotated by ry (0..4095). From the spec's tile transform
+    (docs/formats/eng.md "Coordinate spaces"), written in game space
+    (z negated): world = B + (lx c + lz s, ly, −lx s + lz c)."""
     a = ry / 4096 * 2 * math.pi
     c, s = math.cos(a), math.sin(a)
     dx, dy, dz = p[0] - b_pos[0], p[1] - b_pos[1], p[2] - b_pos[2]

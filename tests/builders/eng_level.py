@@ -1,5 +1,6 @@
 """ENG level geometry chunks (TRAK, STPC, MAP tile part, a minimal TEXT
-table) built from the spec with struct only (eng-level-geometry.md §3–§6).
+table) built from the spec with struct only (docs/formats/eng.md "Level
+geometry").
 Never calls wadkit's writers: a fixture made here is an independent witness.
 
 Coordinates passed in are EXPORT space (as the files store vertices and

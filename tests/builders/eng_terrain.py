@@ -6,7 +6,7 @@ tiles where their patches are equal, a water plane (model 0, material
 0x1e) and one tile swap. Heights come from one world function, so patches
 meet at the cell lines whatever their rotation.
 
-Spaces (eng-level-geometry.md §2): stored vertices are export space (z of
+Spaces (docs/formats/eng.md "Coordinate spaces"): stored vertices are export space (z of
 file space negated); the tile transform turns a local export point by
 a = rot/4096·2π about y; collision is tile-local game (= file) space."""
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""ENG TEXT payloads, built from the spec (eng-level-geometry.md §7 and
+"""ENG TEXT payloads, built from the spec (docs/formats/eng.md "TEXT" and
 docs/formats/eng.md "TEXT") with struct only:
 
     u32 nPal; nPal × {u32 index, u32 n, n × u16 ABGR1555, n × u8}

@@ -6,12 +6,10 @@ lvl.models[i].collision, lvl.objects.  RC2: lvl.terrain(lod), lvl.tfrag_textures
 from __future__ import annotations
 
 import math
-import warnings
 
 import numpy as np
 
-from .._core import WadWarning
-
+from .. import _core
 from .scene import BLEND, MASK, Layer, Material, Scene, collision_material, \
     zup_to_yup
 
@@ -310,11 +308,9 @@ def lacks_chunk(lvl, tag: str) -> bool:
 
 
 def missing_chunk(tag: str, what: str) -> Exception:
-    """The FormatError for a chunk a command cannot do without."""
-    from .. import FormatError
-    err = FormatError(f"no {tag} chunk in this WAD: {what}")
-    err.offset, err.context = None, f"ENG WAD chunk {tag}"
-    return err
+    """The MissingChunkError for a chunk a command cannot do without."""
+    from .. import eng
+    return eng.missing_chunk(tag, f"no {tag} chunk in this WAD: {what}")
 
 
 def _empty_world() -> dict:
@@ -338,14 +334,14 @@ def eng_scene(lvl, *, collision: bool = False, objects: bool = False) -> Scene:
             " but its object models (--objects)"
         raise missing_chunk("MAP", f"the level has no tiles: nothing to convert{hint}")
     if no_map:
-        warnings.warn("no MAP chunk: no tiles, so no world or collision; "
-                      "only the object models are written", WadWarning, stacklevel=2)
+        _core.warn("no MAP chunk: no tiles, so no world or collision; "
+                   "only the object models are written")
         mesh = _empty_world()
     else:
         mesh = lvl.world_mesh(space="file")
     if no_text:
-        warnings.warn("no TEXT chunk: no texture pages, so the level is "
-                      "written untextured", WadWarning, stacklevel=2)
+        _core.warn("no TEXT chunk: no texture pages, so the level is "
+                   "written untextured")
         images, textures = [], {"page": np.zeros(0, np.int8)}
     else:
         images = [np.ascontiguousarray(p.rgba, dtype=np.uint8) for p in lvl.pages]

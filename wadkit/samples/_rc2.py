@@ -78,11 +78,12 @@ def _patch(h, px: int, py: int) -> dict:
 
 
 def _gameplay() -> bytes:
-    """A gameplay with no blocks (docs/formats/rc2.md, "Gameplay"): the
-    0x9c-byte header of block offsets all 0 [assumed: the sample places no
-    instances yet], then a tag and the patch grid, up to 256 bytes."""
-    head = bytes(0x9C) + b"WADKIT-SAMPLE-GAMEPLAY\0\0" + struct.pack(
-        "<4i", PATCHES, PATCHES, QUADS, 0)
+    """A gameplay with no blocks (docs/formats/rc2.md, "Gameplay"; the
+    header is written in C) [assumed: the sample places no instances yet],
+    then a tag and the patch grid (the sample's own, no game layout), up to
+    256 bytes."""
+    head = rc2.empty_gameplay(b"WADKIT-SAMPLE-GAMEPLAY\0\0" + struct.pack(
+        "<4i", PATCHES, PATCHES, QUADS, 0))
     return head + bytes(0x100 - len(head))
 
 

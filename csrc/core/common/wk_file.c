@@ -9,17 +9,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-GBytes *
-wk_file_map (const char *path, GError **error)
-{
-  GMappedFile *mf = g_mapped_file_new (path, FALSE, error);
-  if (mf == NULL)
-    return NULL;
-  GBytes *bytes = g_mapped_file_get_bytes (mf);
-  g_mapped_file_unref (mf);
-  return bytes;
-}
-
 static gboolean
 set_errno_error (GError **error, int saved_errno, const char *what,
                  const char *path)
@@ -27,6 +16,38 @@ set_errno_error (GError **error, int saved_errno, const char *what,
   g_set_error (error, G_FILE_ERROR, g_file_error_from_errno (saved_errno),
                "cannot write %s: %s: %s", path, what, g_strerror (saved_errno));
   return FALSE;
+}
+
+/* A folder is refused by its own errno (mmap would say "no such device"). */
+GBytes *
+wk_file_map (const char *path, GError **error)
+{
+  int fd = g_open (path, O_RDONLY | O_CLOEXEC, 0);
+  if (fd < 0)
+    {
+      int e = errno;
+      g_set_error (error, G_FILE_ERROR, g_file_error_from_errno (e),
+                   "cannot read %s: %s", path, g_strerror (e));
+      return NULL;
+    }
+  GStatBuf st;
+  GMappedFile *mf = NULL;
+  int e = 0;
+  if (fstat (fd, &st) != 0)
+    e = errno;
+  else if (S_ISDIR (st.st_mode))
+    e = EISDIR;
+  else
+    mf = g_mapped_file_new_from_fd (fd, FALSE, error);
+  close (fd);
+  if (e)
+    g_set_error (error, G_FILE_ERROR, g_file_error_from_errno (e),
+                 "cannot read %s: %s", path, g_strerror (e));
+  if (mf == NULL)
+    return NULL;
+  GBytes *bytes = g_mapped_file_get_bytes (mf);
+  g_mapped_file_unref (mf);
+  return bytes;
 }
 
 /* Refuse to replace a file that is marked read-only (even as root: the mode

@@ -1,6 +1,7 @@
 /* Which grid cells a collision polygon belongs to. The engine tests only the
- * tiles of the cell the player stands in (eng-level-geometry.md §3, floor
- * test), so a written polygon must be entered into every cell it covers.
+ * tiles of the cell the player stands in (docs/formats/eng-collision.md
+ * "The floor test"), so a written polygon must be entered into every cell
+ * it covers.
  * Cells are half-open: a polygon belongs to the cells its interior covers,
  * and one that ends on a cell line is not entered into the next cell.
  * docs/formats/eng.md "Writing new geometry", "Editing a level in place". */

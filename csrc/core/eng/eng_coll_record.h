@@ -1,5 +1,5 @@
 /* ENG collision polygon record (32 bytes), as stored in TRAK/STPC models.
- * Spec: eng-level-geometry.md §3 item 4. Shared by the model parser (which
+ * docs/formats/eng-collision.md "The record (32 bytes)". Shared by the model parser (which
  * keeps records exact) and the collision/floor code (which uses them). */
 #pragma once
 #include <glib.h>

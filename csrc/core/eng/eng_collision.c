@@ -13,18 +13,6 @@
 #define MAX_NONPLANAR (1.0 / 256.0) /* units a quad corner may leave the plane */
 #define CONVEX_EPS 1e-6    /* units a corner may lie outside another edge */
 
-gboolean
-wk_eng_coll_space_parse (const char *name, WkEngCollSpace *out)
-{
-  if (g_strcmp0 (name, "file") == 0 || g_strcmp0 (name, "game") == 0)
-    *out = WK_ENG_COLL_SPACE_FILE;
-  else if (g_strcmp0 (name, "export") == 0)
-    *out = WK_ENG_COLL_SPACE_EXPORT;
-  else
-    return FALSE;
-  return TRUE;
-}
-
 void
 wk_eng_coll_plane (const WkEngCollRecord *rec, guint k, double n[3], double *d)
 {
@@ -93,41 +81,51 @@ wk_eng_coll_count (gsize size, gint64 base, guint *count, GError **error)
   return TRUE;
 }
 
-/* Corner i of a polygon with n corners in `space`, from game space. */
-static guint
-space_corner (WkEngCollSpace space, guint i, guint n)
-{
-  return (space == WK_ENG_COLL_SPACE_EXPORT && i > 0) ? n - i : i;
-}
-
 gboolean
 wk_eng_coll_decode (const guint8 *raw, gsize size, gint64 base,
-                    const guint groups[3], WkEngCollSpace space,
+                    const guint *groups, gsize n_runs, WkEngSpace space,
                     WkEngCollArrays *out, GError **error)
 {
   guint count;
   if (!wk_eng_coll_count (size, base, &count, error))
     return FALSE;
-  guint64 ga = groups ? groups[0] : count;
-  guint64 gb = groups ? groups[1] : 0, gc = groups ? groups[2] : 0;
-  if (ga + gb + gc != count)
+  guint64 total = groups ? 0 : count;
+  for (gsize r = 0; groups && r < n_runs; r++)
+    total += (guint64) groups[3 * r] + groups[3 * r + 1] + groups[3 * r + 2];
+  if (total != count)
     {
-      wk_set_error (error, WK_ERROR_FORMAT, base,
-                    "collision group counts %" G_GUINT64_FORMAT " + %"
-                    G_GUINT64_FORMAT " + %" G_GUINT64_FORMAT
-                    " do not add up to the %u records", ga, gb, gc, count);
+      if (n_runs == 1)
+        wk_set_error (error, WK_ERROR_FORMAT, base,
+                      "collision group counts %u + %u + %u do not add up to the "
+                      "%u records", groups[0], groups[1], groups[2], count);
+      else
+        wk_set_error (error, WK_ERROR_FORMAT, base,
+                      "the collision group counts of %" G_GSIZE_FORMAT " models add "
+                      "up to %" G_GUINT64_FORMAT ", not the %u records", n_runs,
+                      total, count);
       return FALSE;
     }
-  double zsign = space == WK_ENG_COLL_SPACE_EXPORT ? -1.0 : 1.0;
+  const double zsign = wk_eng_z_from_game (space);
+  /* the run (model) record p is in, and where that run starts */
+  gsize run = 0;
+  guint64 run_start = 0;
   for (guint p = 0; p < count; p++)
     {
+      guint64 ga = groups ? groups[3 * run] : count, gb = groups ? groups[3 * run + 1] : 0;
+      while (groups && p - run_start >= ga + gb + groups[3 * run + 2])
+        {
+          run_start += ga + gb + groups[3 * run + 2];
+          run++;
+          ga = groups[3 * run], gb = groups[3 * run + 1];
+        }
+      const guint64 at = p - run_start; /* within its model's records */
       WkEngCollRecord rec;
       WkEngCollPolygon poly;
       wk_eng_coll_record_decode (raw + (gsize) p * WK_ENG_COLL_RECORD_SIZE, &rec);
       wk_eng_coll_polygon (&rec, &poly);
       for (guint i = 0; i < 4; i++)
         {
-          guint src = i < poly.n_corners ? space_corner (space, i, poly.n_corners) : i;
+          guint src = i < poly.n_corners ? wk_eng_polygon_corner (space, i, poly.n_corners) : i;
           gfloat *dst = out->corners + ((gsize) p * 4 + i) * 3;
           dst[0] = (gfloat) poly.corners[src][0];
           dst[1] = (gfloat) poly.corners[src][1];
@@ -140,7 +138,7 @@ wk_eng_coll_decode (const guint8 *raw, gsize size, gint64 base,
       out->d[p] = (gfloat) poly.d;
       out->type[p] = rec.type;
       out->material[p] = rec.material;
-      out->group[p] = p < ga ? 0 : p < ga + gb ? 1 : 2;
+      out->group[p] = at < ga ? 0 : at < ga + gb ? 1 : 2;
       for (guint k = 0; k < 5; k++)
         {
           for (int c = 0; c < 3; c++)
@@ -314,10 +312,10 @@ wk_eng_coll_encode_polygon (const double c[][3], guint n, guint8 material,
 gboolean
 wk_eng_coll_encode_many (const gfloat *corners, const guint8 *n_corners,
                          const guint8 *material, guint count,
-                         WkEngCollSpace space, gboolean drop_degenerate,
+                         WkEngSpace space, gboolean drop_degenerate,
                          GByteArray *out, GArray *dropped, GError **error)
 {
-  double zsign = space == WK_ENG_COLL_SPACE_EXPORT ? -1.0 : 1.0;
+  const double zsign = wk_eng_z_from_game (space);
   for (guint p = 0; p < count; p++)
     {
       guint n = n_corners[p];
@@ -332,7 +330,7 @@ wk_eng_coll_encode_many (const gfloat *corners, const guint8 *n_corners,
         }
       for (guint i = 0; i < n; i++)
         {
-          const gfloat *src = corners + ((gsize) p * 4 + space_corner (space, i, n)) * 3;
+          const gfloat *src = corners + ((gsize) p * 4 + wk_eng_polygon_corner (space, i, n)) * 3;
           c[i][0] = src[0];
           c[i][1] = src[1];
           c[i][2] = zsign * src[2];

@@ -1,18 +1,19 @@
 /* ENG collision polygons: decode a 32-byte record into a polygon (surface
  * plane + corners) and encode a polygon into a record the engine reads.
- * Spec: eng-level-geometry.md §2 (spaces), §3 item 4 (record), floor test.
+ * docs/formats/eng-collision.md ("Space", "The record", "Encoding").
  *
  * Plane scale. The engine multiplies the i8 normal by 32 and compares with
  * d·4096 (d an i16), so a record plane is  (n/127)·p = d/4064  with p in
  * units (1.0 = one grid cell). Everything here uses that scale.
  *
- * Space. Records are in tile-local GAME space (= file space, §2: right-handed,
+ * Space. Records are in tile-local GAME space (= file space, eng_space.h: right-handed,
  * y up, z as in the game). Export space (the TRAK vertices' own space) is the
  * same with z negated and the corner order reversed after the first corner. */
 #pragma once
 #include <glib.h>
 
 #include "eng_coll_record.h"
+#include "eng_space.h"
 
 G_BEGIN_DECLS
 
@@ -20,13 +21,6 @@ G_BEGIN_DECLS
 #define WK_ENG_COLL_NORMAL_SCALE 127.0
 #define WK_ENG_COLL_D_SCALE 4064.0 /* 127·32: d units per 1.0 along n/127 */
 
-typedef enum {
-  WK_ENG_COLL_SPACE_FILE,   /* = game space: as the records store it */
-  WK_ENG_COLL_SPACE_EXPORT, /* z negated, corners (0,1,2[,3]) -> (0,[3,]2,1) */
-} WkEngCollSpace;
-
-/* Parse "file"/"game"/"export"; FALSE for anything else. */
-gboolean wk_eng_coll_space_parse (const char *name, WkEngCollSpace *out);
 
 typedef struct {
   guint n_corners;       /* 3 or 4 by the type bit */
@@ -66,10 +60,12 @@ typedef struct {
   gint16 *raw_d;       /* P×5 as stored */
 } WkEngCollArrays;
 
-/* Decode size bytes of records. groups = the header's three counts (their sum
- * must be the record count), or NULL = all group A. */
+/* Decode size bytes of records. groups = n_runs triples of a model header's
+ * three counts, for the records of n_runs models one after the other (each
+ * model's records are its groups A, B, C in that order; the counts must
+ * add up to the record count), or NULL (n_runs 0) = all group A. */
 gboolean wk_eng_coll_decode (const guint8 *raw, gsize size, gint64 base,
-                             const guint groups[3], WkEngCollSpace space,
+                             const guint *groups, gsize n_runs, WkEngSpace space,
                              WkEngCollArrays *out, GError **error);
 
 /* Encode one polygon (n = 3 or 4 corners, tile-local game space, the surface
@@ -90,7 +86,7 @@ gboolean wk_eng_coll_degenerate (const double corners[][3], guint n);
  * otherwise they are an ARGUMENT error. Errors name the polygon. */
 gboolean wk_eng_coll_encode_many (const gfloat *corners, const guint8 *n_corners,
                                   const guint8 *material, guint count,
-                                  WkEngCollSpace space, gboolean drop_degenerate,
+                                  WkEngSpace space, gboolean drop_degenerate,
                                   GByteArray *out, GArray *dropped, GError **error);
 
 G_END_DECLS

@@ -196,17 +196,6 @@ wk_eng_edit_model_in_swaps (const WkEngEdit *e, guint32 m, const guint32 *tiles,
   return FALSE;
 }
 
-void
-wk_eng_edit_tile_to_world (const gint32 b[6], const double l[3], double w[3])
-{
-  /* eng-level-geometry.md §2 written in game space (z of export negated) */
-  double c, s;
-  wk_eng_rot_cos_sin (b[1], &c, &s);
-  w[0] = b[3] / 4096.0 + l[0] * c + l[2] * s;
-  w[1] = b[4] / 4096.0 + l[1];
-  w[2] = b[5] / 4096.0 - l[0] * s + l[2] * c;
-}
-
 /* ---- colours ---- */
 
 static guint
@@ -296,10 +285,9 @@ place (const WkEngEdit *e, WkEngEditTile *t, guint tile, const double pos[3],
         wk_eng_edit_error (error, name, tile, -1);
         return FALSE;
       }
-  gint32 b[6] = { t->b[0], (gint32) rot, t->b[2], (gint32) lround (pos[0] * 4096),
-                  (gint32) lround (pos[1] * 4096), (gint32) lround (pos[2] * 4096) };
-  WkEngTileA a = { (gfloat) (b[3] / 4096.0), (gfloat) (b[4] / 4096.0),
-                   (gfloat) (-b[5] / 4096.0), rot, t->model, t->a.anim };
+  gint32 b[6] = { t->b[0], 0, t->b[2], 0, 0, 0 };
+  WkEngTileA a = { 0, 0, 0, rot, t->model, t->a.anim };
+  wk_eng_tile_place (pos, rot, b, &a); /* in range: checked above */
   if (wk_eng_tile_cell (&a, e->map->w, e->map->h) < 0)
     {
       wk_set_error (error, WK_ERROR_LIMIT, -1,
@@ -473,11 +461,11 @@ wk_eng_edit_add_mesh (WkEngEdit *e, WkEngMeshIn *in, gboolean zones_flat,
       guint32 cx = g_array_index (imp->cell_x, guint32, k);
       guint32 cz = g_array_index (imp->cell_z, guint32, k);
       gfloat y = g_array_index (imp->y, gfloat, k);
-      WkEngEditTile t = { { cx + 0.5f, y, -(cz + 0.5f), 0, mi, 0 },
-                          { 0, 0, 0, (gint32) cx * 4096 + 2048,
-                            (gint32) lround ((double) y * 4096),
-                            (gint32) cz * 4096 + 2048 },
-                          mi, -1, FALSE, G_MAXUINT32, NULL, 1, m->n_verts };
+      WkEngEditTile t = { { 0 }, { 0 }, mi, -1, FALSE, G_MAXUINT32, NULL, 1,
+                          m->n_verts };
+      /* y is k/16 (the write path's height bands): exact in 20.12 */
+      wk_eng_cell_tile (cx, cz, (gint32) lround ((double) y * WK_ENG_FIXED_ONE), mi,
+                        &t.a, t.b);
       t.colors = g_bytes_new (imp->colors->data + vcol * 4, (gsize) m->n_verts * 4);
       vcol += m->n_verts;
       g_array_append_val (e->tiles, t);

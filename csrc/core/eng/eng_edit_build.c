@@ -77,7 +77,7 @@ spill_tile (const WkEngEdit *e, guint32 i, GHashTable *by_key, GPtrArray *order,
       double world[4][3], xz[4][2];
       for (guint k = 0; k < sp->n; k++)
         {
-          wk_eng_edit_tile_to_world (t->b, sp->c[k], world[k]);
+          wk_eng_tile_game_point (t->b, sp->c[k], world[k]);
           xz[k][0] = world[k][0];
           xz[k][1] = world[k][2];
         }
@@ -90,7 +90,8 @@ spill_tile (const WkEngEdit *e, guint32 i, GHashTable *by_key, GPtrArray *order,
           if ((gint64) cell->x + (gint64) cell->z * w == own)
             continue;
           /* the spill tile sits at the cell centre, at the source's height */
-          const double origin[3] = { cell->x + 0.5, t->b[4] / 4096.0, cell->z + 0.5 };
+          const double origin[3] = { cell->x + 0.5, wk_eng_from_fixed (t->b[4]),
+                                     cell->z + 0.5 };
           double local[4][3];
           for (guint k = 0; k < sp->n; k++)
             for (int j = 0; j < 3; j++)
@@ -283,9 +284,9 @@ wk_eng_edit_build (const WkEngEdit *e, GError **error)
     {
       const Spill *s = g_ptr_array_index (spills, k);
       guint32 mi = e->models->len + k;
-      WkEngTileA a = { s->cx + 0.5f, (gfloat) (s->y / 4096.0), -(s->cz + 0.5f), 0, mi, 0 };
-      gint32 b[6] = { 0, 0, 0, (gint32) s->cx * 4096 + 2048, s->y,
-                      (gint32) s->cz * 4096 + 2048 };
+      WkEngTileA a;
+      gint32 b[6];
+      wk_eng_cell_tile (s->cx, s->cz, s->y, mi, &a, b);
       tiles_add (&tl, &a, b, mi, NULL, 0, 1, NULL, NULL, 0, 0);
     }
   out->spill_tiles = spills->len;

@@ -64,10 +64,6 @@ GBytes *wk_eng_edit_color_block (const WkEngColors *c, guint nv, guint *sets);
 gboolean wk_eng_edit_model_in_swaps (const WkEngEdit *e, guint32 m,
                                      const guint32 *tiles, guint n_tiles);
 
-/* Tile-local game space → world game space by a tile's B record. */
-void wk_eng_edit_tile_to_world (const gint32 b[6], const double local[3],
-                                double world[3]);
-
 /* [assumed] The group (0, 1, 2 = A, B, C) of a record this edit encodes,
  * by its quantised surface ny (×127, byte 3): floors, ceilings, walls — the
  * names the public Croc 2 project gives the three counts. */

@@ -1,7 +1,7 @@
 /* The ENG engine's map floor test (groove.exe FUN_004036d0 and the part of
  * FUN_00403020 that uses its result), re-implemented bit for bit in 32-bit
  * integer arithmetic, and the "exposed needle" scan built on it.
- * Spec: eng-level-geometry.md, section "Floor test"; docs/formats/eng-collision.md.
+ * docs/formats/eng-collision.md "The floor test".
  *
  * Inputs are plain arrays so this needs no chunk parser: per tile the MAP
  * floats A (x, y, z; only for the cell lists), the fixed-point B (rx, ry, rz,

@@ -635,10 +635,9 @@ wk_eng_import_map (const WkEngMap *base, const GPtrArray *base_models,
       guint32 cz = g_array_index (imp->cell_z, guint32, k);
       gfloat y = g_array_index (imp->y, gfloat, k);
       const WkEngModel *mod = g_ptr_array_index (imp->models, k);
-      a[i] = (WkEngTileA) { cx + 0.5f, y, -(cz + 0.5f), 0, model0 + k, 0 };
-      b[i][3] = (gint32) cx * 4096 + 2048;
-      b[i][4] = (gint32) lround ((double) y * 4096);
-      b[i][5] = (gint32) cz * 4096 + 2048;
+      /* y is k/16 (the height bands): exact in 20.12 */
+      wk_eng_cell_tile (cx, cz, (gint32) lround ((double) y * WK_ENG_FIXED_ONE),
+                        model0 + k, &a[i], b[i]);
       model[i] = model0 + k;
       swap_of_tile[i] = -1;
       col_start[i] = colors->len / 4;

@@ -1,6 +1,7 @@
 /* ENG write path: any triangle mesh (+ optional collision mesh) in file
  * space → tile models, one per grid cell, and the MAP tile part.
- * Spec: eng-level-geometry.md §8 (what must be consistent), §5, §3. */
+ * docs/formats/eng.md "Writing new geometry" (what must be consistent),
+ * "MAP tile part", "Model format (TRAK and STPC)". */
 #pragma once
 #include <glib.h>
 
@@ -11,9 +12,9 @@
 
 G_BEGIN_DECLS
 
-#define WK_ENG_MAX_MODEL_VERTS 8000   /* transform buffer (spec §8.3) */
+#define WK_ENG_MAX_MODEL_VERTS 8000   /* transform buffer (eng.md "Limits") */
 #define WK_ENG_MAX_BATCH_FACES 256    /* bit 0x8 at the latest every 256 */
-#define WK_ENG_MAX_BATCH_VERTS 4800   /* batch output buffer (spec §8.3) */
+#define WK_ENG_MAX_BATCH_VERTS 4800   /* batch output buffer (eng.md "Limits") */
 #define WK_ENG_MAX_GRID 1024          /* [assumed] sanity bound on W, H */
 #define WK_ENG_MAX_COORD 500000       /* |y|·4096 must fit the i32 of MAP B */
 

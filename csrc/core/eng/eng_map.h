@@ -1,4 +1,4 @@
-/* ENG MAP chunk, the tile part (spec eng-level-geometry.md §5), in file order:
+/* ENG MAP chunk, the tile part (docs/formats/eng.md "MAP tile part"), in file order:
  *   u32 N, W, H;  A: N × {f32 x y z, u32 rot, u32 model, u32 animFlag}
  *   (export space);  u32 n + n×u32;  u32 n + n×90;  u32 n + n×34;
  *   zone table 32 × {u32 mask, i32 height};  zone grid W·H × u32;

@@ -1,6 +1,6 @@
 /* ENG model (the one format of TRAK tile models and STPC object models):
  * header, 24-byte vertices, 28-byte triangles, 32-byte collision records.
- * Spec: eng-level-geometry.md §3. Every header and data byte is held in a
+ * docs/formats/eng.md "Model format". Every header and data byte is held in a
  * field, so writing a parsed model gives back the same bytes; after an edit,
  * wk_eng_model_recompute() makes box, planes and normals consistent again. */
 #pragma once
@@ -14,7 +14,7 @@ G_BEGIN_DECLS
 #define WK_ENG_STPC_HEADER_SIZE 0x8c
 #define WK_ENG_VERTEX_SIZE 24
 #define WK_ENG_FACE_SIZE 28
-#define WK_ENG_BOX_MARGIN (1.0f / 128.0f) /* [assumed] spec §9 */
+#define WK_ENG_BOX_MARGIN (1.0f / 128.0f) /* [assumed] eng.md "Model format" */
 
 typedef struct {
   guint16 flags;

@@ -287,7 +287,8 @@ build_map (const WkEngNewLevel *in, GByteArray *out)
     }
   for (guint64 c = 0; c < (guint64) in->width * in->height; c++)
     wk_put_u32 (out, in->zone_grid ? in->zone_grid[c] : 0);
-  /* no B, model indices or colours with 0 tiles; the tail (spec §5.12):
+  /* no B, model indices or colours with 0 tiles; the tail (docs/formats/eng.md
+   * "Writing a new level"):
    * u32 n2, u32 n3 of strat entries, both 0, and the closing u16
    * [assumed: without WFPC 0x200000 / 0x10 no paths or view distance] */
   wk_put_u32 (out, 0);

@@ -32,6 +32,12 @@ delta_count (guint32 n_delta)
   return n_delta > G_MAXINT32 ? 0 : n_delta;
 }
 
+guint32
+wk_eng_anim_delta_count (const WkEngAnim *a)
+{
+  return delta_count (a->n_delta);
+}
+
 guint64
 wk_eng_anim_delta_size (const WkEngAnim *a, guint32 f)
 {
@@ -61,6 +67,32 @@ wk_eng_anim_frame_offset (const WkEngAnim *a, guint32 f)
   guint64 before;
   frames_bytes (a, f, &before); /* fits: checked by the parse */
   return a->frames_off + (gsize) before;
+}
+
+void
+wk_eng_anim_frame (const WkEngStpc *s, const WkEngAnim *a, guint32 f,
+                   gint16 *deltas, gfloat *matrices)
+{
+  const guint8 *p = g_bytes_get_data (s->payload, NULL);
+  const gsize off = wk_eng_anim_frame_offset (a, f);
+  const gsize dsz = (gsize) wk_eng_anim_delta_size (a, f); /* fits: parsed */
+  const gsize nd = (gsize) delta_count (a->n_delta) * (f == 0 ? 4 : 1);
+  for (gsize k = 0; k < nd; k++)
+    deltas[k] = wk_les16 (p + off + 2 * k);
+  for (gsize k = 0; k < (gsize) a->n_bones * 16; k++)
+    matrices[k] = wk_lef32 (p + off + dsz + 4 * k);
+}
+
+void
+wk_eng_anim_words (const WkEngStpc *s, const WkEngAnim *a, guint32 *a_words,
+                   gint16 *frame_words)
+{
+  const guint8 *p = g_bytes_get_data (s->payload, NULL);
+  for (guint32 k = 0; k < a->n_a; k++)
+    a_words[k] = wk_le32 (p + a->a_off + 4 * k);
+  if (a->flag == 0)
+    for (gsize k = 0; k < (gsize) a->n_frames * 4; k++)
+      frame_words[k] = wk_les16 (p + a->frame_words_off + 2 * k);
 }
 
 static gboolean

@@ -1,6 +1,6 @@
 /* ENG STPC chunk: object ("strat") models, skeletal animations, then data
  * the geometry code keeps opaque (the WFPC&0x100 block and strat scripts).
- * Spec: eng-level-geometry.md §6.
+ * docs/formats/eng.md "STPC animations".
  *
  * u32 n1; n1 × (0x8c header + data); u32 n2; n2 × animation; rest.
  * Animation: 32-byte header {+0 nA, +4 ptr, +8 nFrames, +0xc flag,
@@ -53,6 +53,20 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC (WkEngStpc, wk_eng_stpc_free)
 /* The deltas of frame f start at this offset; the matrices follow them. */
 gsize wk_eng_anim_frame_offset (const WkEngAnim *a, guint32 f);
 guint64 wk_eng_anim_delta_size (const WkEngAnim *a, guint32 f);
+
+/* nDelta as the engine uses it (the public project reads -1 as none). */
+guint32 wk_eng_anim_delta_count (const WkEngAnim *a);
+
+/* Frame f of a parsed animation: its deltas (frame 0: count×4 i16, later
+ * frames: count i16, count = wk_eng_anim_delta_count) and its n_bones 4×4
+ * f32 matrices (row after row, as stored). */
+void wk_eng_anim_frame (const WkEngStpc *s, const WkEngAnim *a, guint32 f,
+                        gint16 *deltas, gfloat *matrices);
+
+/* The n_a u32 words after the header and, when flag is 0, the n_frames×4
+ * i16 frame words (frame_words is not written otherwise). */
+void wk_eng_anim_words (const WkEngStpc *s, const WkEngAnim *a,
+                        guint32 *a_words, gint16 *frame_words);
 
 /* A frame's bone matrix as stored (16 f32 read in file order: the renderer
  * transforms a bone's vertex v as the row vector v·M, translation in

@@ -324,8 +324,10 @@ fail:
   return NULL;
 }
 
-GBytes *
-wk_eng_text_build (const WkEngText *t)
+/* The payload with the pages as they are now and n raw entries appended
+ * to the texture table (the count before it raised by n). */
+static GBytes *
+build (const WkEngText *t, const guint8 *extra, guint n)
 {
   gsize size;
   const guint8 *data = g_bytes_get_data (t->payload, &size);
@@ -336,12 +338,13 @@ wk_eng_text_build (const WkEngText *t)
   wk_put_u32 (out, t->pages->len);
   for (guint i = 0; i < t->pages->len; i++)
     {
-      gsize n;
-      const guint8 *rec = g_bytes_get_data (g_array_index (t->pages, WkEngPage, i).record, &n);
-      wk_put_bytes (out, rec, n);
+      gsize len;
+      const guint8 *rec = g_bytes_get_data (g_array_index (t->pages, WkEngPage, i).record, &len);
+      wk_put_bytes (out, rec, len);
     }
+  /* pages_end..table: what lies between (the count is written again) */
   wk_put_bytes (out, data + t->pages_end, t->table_offset - 4 - t->pages_end);
-  wk_put_u32 (out, t->entries->len);
+  wk_put_u32 (out, t->entries->len + n);
   wk_put_bytes (out, data + t->table_offset, t->tail_offset - t->table_offset);
   for (guint k = 0; k < t->added->len; k++)
     {
@@ -349,8 +352,34 @@ wk_eng_text_build (const WkEngText *t)
       wk_eng_tex_entry_encode (&g_array_index (t->added, WkEngTexEntry, k), raw);
       wk_put_bytes (out, raw, sizeof raw);
     }
+  if (n)
+    wk_put_bytes (out, extra, (gsize) n * WK_ENG_TEX_ENTRY_SIZE);
   wk_put_bytes (out, data + t->tail_offset, size - t->tail_offset);
   return g_byte_array_free_to_bytes (out);
+}
+
+GBytes *
+wk_eng_text_build (const WkEngText *t)
+{
+  return build (t, NULL, 0);
+}
+
+GBytes *
+wk_eng_text_with_entries (const WkEngText *t, const guint8 *entries, gsize size,
+                          GError **error)
+{
+  if (size % WK_ENG_TEX_ENTRY_SIZE != 0
+      || size / WK_ENG_TEX_ENTRY_SIZE > WK_ENG_TEX_MAX_ENTRIES - t->entries->len)
+    {
+      wk_set_error (error, WK_ERROR_LIMIT, -1, "%" G_GSIZE_FORMAT " bytes of new "
+                    "texture entries: not whole %d-byte entries, or more than "
+                    "the %u a face can name with the %u the table has",
+                    size, WK_ENG_TEX_ENTRY_SIZE, WK_ENG_TEX_MAX_ENTRIES,
+                    t->entries->len);
+      wk_error_prefix (error, "TEXT");
+      return NULL;
+    }
+  return build (t, entries, (guint) (size / WK_ENG_TEX_ENTRY_SIZE));
 }
 
 static void
@@ -620,7 +649,7 @@ wk_eng_text_add_page (WkEngText *t, const guint8 *rgba, guint32 width,
 gint
 wk_eng_text_add_entry (WkEngText *t, const WkEngTexEntry *e, GError **error)
 {
-  if (t->entries->len >= WK_ENG_TEXT_MAX_ENTRIES)
+  if (t->entries->len >= WK_ENG_TEX_MAX_ENTRIES)
     {
       wk_set_error (error, WK_ERROR_LIMIT, -1,
                     "the texture table is full: %u entries, the most a face "

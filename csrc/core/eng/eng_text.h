@@ -9,7 +9,7 @@
  *   u32 nTex; nTex × 8-byte entries (eng_uv.h)
  *   rest: u32 nEffects + effect records (kept byte for byte)
  *
- * Spec: eng-level-geometry.md §7; docs/formats/eng.md "TEXT". Pure C11 +
+ * docs/formats/eng.md "TEXT". Pure C11 +
  * GLib. Rebuilding an unchanged WkEngText gives the input byte for byte. */
 #pragma once
 #include <glib.h>
@@ -74,8 +74,8 @@ typedef struct {
 
 /* Most pages: a texture entry names its page in an i8. */
 #define WK_ENG_TEXT_MAX_PAGES 128u
-/* Most texture entries: a face names its entry in a u16. */
-#define WK_ENG_TEXT_MAX_ENTRIES 65536u
+/* Most texture entries: WK_ENG_TEX_MAX_ENTRIES (eng_uv.h; a face names its
+ * entry in a u16). */
 
 /* Parse a TEXT payload (copied). base_offset is the payload's absolute file
  * offset, used in error messages. Validates every page (RLE streams walked,
@@ -92,6 +92,13 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC (WkEngText, wk_eng_text_free)
 /* The TEXT payload: unchanged pages and everything around them as parsed,
  * replaced pages re-encoded. Byte-identical to the input when unchanged. */
 GBytes *wk_eng_text_build (const WkEngText *text);
+
+/* The same with `size` bytes of raw 8-byte entries appended to the texture
+ * table (its count raised, the effect list after it unchanged), so every
+ * existing index (faces, effects) keeps its meaning. WK_ERROR_LIMIT when
+ * size is not whole entries or the table would pass WK_ENG_TEX_MAX_ENTRIES. */
+GBytes *wk_eng_text_with_entries (const WkEngText *text, const guint8 *entries,
+                                  gsize size, GError **error);
 
 /* Decode page i into rgba (height × width × 4 bytes, rows top to bottom). */
 gboolean wk_eng_text_page_rgba (const WkEngText *text, guint i, guint8 *rgba,
@@ -119,7 +126,7 @@ gint wk_eng_text_add_page (WkEngText *t, const guint8 *rgba, guint32 width,
 
 /* Append entry e to the texture table (after every existing entry, so
  * existing indices and the effect records keep their meaning). Returns its
- * index, or -1 with WK_ERROR_LIMIT past WK_ENG_TEXT_MAX_ENTRIES entries or
+ * index, or -1 with WK_ERROR_LIMIT past WK_ENG_TEX_MAX_ENTRIES entries or
  * WK_ERROR_ARGUMENT when e names a page the TEXT does not have. */
 gint wk_eng_text_add_entry (WkEngText *t, const WkEngTexEntry *e,
                             GError **error);

@@ -1,5 +1,5 @@
 /* ENG TRAK chunk: the world's tile models. u32 n; n model headers (0x84
- * bytes); then the data of models 0..n-1. Spec: eng-level-geometry.md §4. */
+ * bytes); then the data of models 0..n-1. docs/formats/eng.md "Model format". */
 #pragma once
 #include <glib.h>
 

@@ -52,8 +52,8 @@ wk_eng_tex_flat_rgb (const WkEngTexEntry *e, guint8 rgb[3])
 void
 wk_eng_tex_flat_entry (const guint8 rgb[3], guint16 flags, WkEngTexEntry *e)
 {
-  /* page 0 and palette byte -1 as in the files; v1 255 (the flat colour's
-   * alpha in ArgonautReverse) */
+  /* page 0, palette byte -1 and v1 255 as in the files (docs/formats/eng.md
+   * "TEXT") */
   *e = (WkEngTexEntry) { (guint16) (flags | WK_ENG_TEX_FLAT), 0, -1, rgb[0], rgb[1],
                          rgb[2], 255 };
 }

@@ -1,12 +1,14 @@
 /* ENG texture-table entries and the engine's UV rules — the ONE
  * implementation shared by the texture code (TEXT) and the geometry code
- * (world mesh, write path). Spec: eng-level-geometry.md §3 "UVs", §7. */
+ * (world mesh, write path). docs/formats/eng.md "World mesh", "TEXT". */
 #pragma once
 #include <glib.h>
 
 G_BEGIN_DECLS
 
 #define WK_ENG_TEX_ENTRY_SIZE 8
+/* A face's u16 texture field reaches no further entry. */
+#define WK_ENG_TEX_MAX_ENTRIES 65536u
 
 /* Texture-table entry flags */
 #define WK_ENG_TEX_FLAT    0x0001u  /* flat colour: u0,u1,v0 = R,G,B */
@@ -44,8 +46,9 @@ void wk_eng_tex_uv_rect (const WkEngTexEntry *e, gfloat rect[4]);
 /* The flat colour of an entry with WK_ENG_TEX_FLAT, as RGB bytes. */
 gboolean wk_eng_tex_flat_rgb (const WkEngTexEntry *e, guint8 rgb[3]);
 
-/* A flat-colour entry of colour rgb with flags (bit 0 set here): u0, u1,
- * v0 = R, G, B. */
+/* A flat-colour entry of colour rgb with flags (bit 0 set here): page 0,
+ * page2 -1, u0, u1, v0 = R, G, B and 255 in v1 (as the original files have
+ * it; docs/formats/eng.md "TEXT"). */
 void wk_eng_tex_flat_entry (const guint8 rgb[3], guint16 flags, WkEngTexEntry *e);
 
 /* UVs of a face's corners (v0, v1, v2 in file order) from the rectangle and

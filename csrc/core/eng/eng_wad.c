@@ -1,5 +1,7 @@
 #include "eng_wad.h"
 
+#include <string.h>
+
 #include "../common/wk_reader.h"
 
 /* Tags the Croc-2 PC engine and The Emperor's New Groove are known to use. */
@@ -8,6 +10,9 @@ static const char *const known_tags[] = {
   "LGPC", "SMPC", "AMPC", "SRPC", "NAME", "FONT", "LANG", "SPRT", "RIMG",
   "END ", NULL
 };
+
+/* The chunks a level file starts with (after the length field). */
+static const char *const first_tags[] = { "INFO", "VERS", "WFPC", "TEXT", NULL };
 
 /* Unknown chunks named one by one in the warnings; the rest are counted. */
 #define MAX_UNKNOWN_WARNINGS 16
@@ -21,6 +26,19 @@ tag_name (guint32 tag, gchar out[5])
   out[2] = (gchar) (tag >> 8);
   out[3] = (gchar) tag;
   out[4] = '\0';
+}
+
+gboolean
+wk_eng_wad_sniff (const guint8 *head, gsize n)
+{
+  if (n < WK_ENG_SNIFF_SIZE)
+    return FALSE;
+  gchar name[5];
+  tag_name (wk_le32 (head + 4), name);
+  for (const char *const *t = first_tags; *t; t++)
+    if (memcmp (name, *t, 4) == 0)
+      return TRUE;
+  return FALSE;
 }
 
 static gboolean

@@ -24,6 +24,13 @@ typedef struct {
   GPtrArray *warnings;     /* gchar*: length mismatch, MAP quirk, trailing bytes */
 } WkEngWad;
 
+/* Bytes an ENG WAD starts with: enough of them to decide (8). */
+#define WK_ENG_SNIFF_SIZE 8
+/* TRUE when head (the file's first n bytes) looks like an ENG WAD: after
+ * the u32 length, one of the chunks a level starts with (INFO, VERS, WFPC,
+ * TEXT). */
+gboolean wk_eng_wad_sniff (const guint8 *head, gsize n);
+
 /* Parse the chunk table. Takes a reference on bytes. */
 WkEngWad *wk_eng_wad_parse (GBytes *bytes, GError **error);
 void wk_eng_wad_free (WkEngWad *wad);

@@ -2,54 +2,6 @@
 
 #include <math.h>
 
-void
-wk_eng_model_positions (const WkEngModel *m, WkEngSpace space, gfloat *out)
-{
-  const gfloat zs = space == WK_ENG_SPACE_FILE ? -1.0f : 1.0f;
-  for (gsize i = 0; i < m->n_verts; i++)
-    {
-      out[3 * i] = m->verts[6 * i];
-      out[3 * i + 1] = m->verts[6 * i + 1];
-      out[3 * i + 2] = zs * m->verts[6 * i + 2];
-    }
-}
-
-void
-wk_eng_model_normals (const WkEngModel *m, WkEngSpace space, gfloat *out)
-{
-  const gfloat zs = space == WK_ENG_SPACE_FILE ? -1.0f : 1.0f;
-  for (gsize i = 0; i < m->n_verts; i++)
-    {
-      out[3 * i] = m->verts[6 * i + 3];
-      out[3 * i + 1] = m->verts[6 * i + 4];
-      out[3 * i + 2] = zs * m->verts[6 * i + 5];
-    }
-}
-
-void
-wk_eng_model_triangles (const WkEngModel *m, WkEngSpace space, guint32 *out)
-{
-  for (gsize f = 0; f < m->n_faces; f++)
-    for (guint k = 0; k < 3; k++)
-      out[3 * f + k] = m->faces[f].v[wk_eng_corner (space, k)];
-}
-
-void
-wk_eng_tile_point (const gint32 b[6], const gfloat v[3], WkEngSpace space,
-                   gfloat out[3])
-{
-  double c, s;
-  wk_eng_rot_cos_sin (b[1], &c, &s);
-  /* -(double) b[5]: negating INT32_MIN as an int is undefined (fuzz_eng_map) */
-  const double x = b[3] / 4096.0, y = b[4] / 4096.0, z = -(double) b[5] / 4096.0;
-  const double X = x + v[0] * c - v[2] * s;
-  const double Y = y + v[1];
-  const double Z = z + v[0] * s + v[2] * c;
-  out[0] = (gfloat) X;
-  out[1] = (gfloat) Y;
-  out[2] = (gfloat) (space == WK_ENG_SPACE_FILE ? -Z : Z);
-}
-
 gboolean
 wk_eng_world_mesh_size (const GPtrArray *models, const WkEngMap *map,
                         gsize *n_verts, gsize *n_tris, GError **error)
@@ -74,36 +26,6 @@ wk_eng_world_mesh_size (const GPtrArray *models, const WkEngMap *map,
         }
     }
   return TRUE;
-}
-
-/* A tile's rotation and position, computed once per tile: the transform
- * of wk_eng_tile_point with cos/sin hoisted out of the vertex loop (the
- * same double arithmetic, so the same floats). */
-typedef struct {
-  double c, s, x, y, z, zsign;
-} TileXform;
-
-static void
-tile_xform (const gint32 b[6], WkEngSpace space, TileXform *t)
-{
-  wk_eng_rot_cos_sin (b[1], &t->c, &t->s);
-  t->x = b[3] / 4096.0;
-  t->y = b[4] / 4096.0;
-  t->z = -(double) b[5] / 4096.0; /* not -b[5]: INT32_MIN (fuzz_eng_map) */
-  t->zsign = space == WK_ENG_SPACE_FILE ? -1.0 : 1.0;
-}
-
-static void
-tile_points (const TileXform *t, const gfloat *restrict verts, gsize n,
-             gfloat *restrict out)
-{
-  for (gsize v = 0; v < n; v++, verts += 6, out += 3)
-    {
-      const double vx = verts[0], vz = verts[2];
-      out[0] = (gfloat) (t->x + vx * t->c - vz * t->s);
-      out[1] = (gfloat) (t->y + verts[1]);
-      out[2] = (gfloat) (t->zsign * (t->z + vx * t->s + vz * t->c));
-    }
 }
 
 /* A tile's vertex colours as floats, once per vertex (not per corner):
@@ -180,9 +102,9 @@ wk_eng_world_mesh_fill (const GPtrArray *models, const WkEngMap *map,
       const WkEngModel *m = g_ptr_array_index (models, map->model[i]);
       if (m->n_faces == 0)
         continue;
-      TileXform xf;
-      tile_xform (map->b[i], space, &xf);
-      tile_points (&xf, m->verts, m->n_verts, &o_pos[3 * v0]);
+      WkEngTileXform xf;
+      wk_eng_tile_xform (map->b[i], space, &xf);
+      wk_eng_tile_points (&xf, m->verts, m->n_verts, &o_pos[3 * v0]);
       guint set = color_set < map->col_sets[i] ? color_set : 0;
       tile_colors (map->colors + 4 * ((gsize) map->col_start[i]
                                       + (gsize) set * m->n_verts),

@@ -219,3 +219,64 @@ wk_lz_decoder_run (WkLzDecoder *d, guint8 *out, gsize cap, GError **error)
   d->after_run = after_run;
   return rc == PKT_OK ? WK_LZ_DONE : rc == PKT_FULL ? WK_LZ_FULL : WK_LZ_ERROR;
 }
+
+/* The farthest a match reaches under either reading of the far bit
+ * (docs/formats/rc2.md): the history wk_lz_decodes_to keeps. */
+#define HISTORY 0xc000u
+#define CHUNK 0x10000u
+
+gboolean
+wk_lz_decodes_to (const guint8 *src, gsize size, gint64 base, gint64 expected,
+                  const guint8 *want, gsize want_n, GError **error)
+{
+  WkLzDecoder d;
+  if (!wk_lz_decoder_init (&d, src, size, base, error))
+    return FALSE;
+  if (want && expected >= 0 && (guint64) expected != want_n)
+    {
+      wk_set_error (error, WK_ERROR_FORMAT, base, "the stream is said to decode "
+                    "to %" G_GINT64_FORMAT " bytes, %" G_GSIZE_FORMAT " expected",
+                    expected, want_n);
+      return FALSE;
+    }
+  /* HISTORY + CHUNK stays under malloc's mmap threshold: warm memory */
+  g_autofree guint8 *buf = g_malloc (HISTORY + CHUNK);
+  gsize before = 0, checked = 0; /* output before buf[0]; compared in buf */
+  gsize cap_total = expected >= 0 ? (gsize) expected : want ? want_n : G_MAXSIZE;
+  for (;;)
+    {
+      gsize cap = HISTORY + CHUNK;
+      if (cap_total - before < cap)
+        cap = cap_total - before;
+      WkLzStatus st = wk_lz_decoder_run (&d, buf, cap, error);
+      if (st == WK_LZ_ERROR)
+        return FALSE;
+      if (want && memcmp (buf + checked, want + before + checked, d.produced - checked))
+        {
+          wk_set_error (error, WK_ERROR_FORMAT, base, "the stream decodes to other "
+                        "bytes than expected from output offset %" G_GSIZE_FORMAT,
+                        before + checked);
+          return FALSE;
+        }
+      if (st == WK_LZ_DONE)
+        break;
+      if (d.produced < HISTORY + CHUNK / 2)
+        { /* full before the buffer is: the cap itself */
+          wk_set_error (error, WK_ERROR_FORMAT, base, "the stream decodes to more "
+                        "than %" G_GSIZE_FORMAT " bytes", cap_total);
+          return FALSE;
+        }
+      gsize keep = HISTORY;
+      memmove (buf, buf + d.produced - keep, keep);
+      before += d.produced - keep;
+      d.produced = checked = keep;
+    }
+  gsize total = before + d.produced;
+  if (total != cap_total && (expected >= 0 || want))
+    {
+      wk_set_error (error, WK_ERROR_FORMAT, base, "the stream decodes to %"
+                    G_GSIZE_FORMAT " bytes, not %" G_GSIZE_FORMAT, total, cap_total);
+      return FALSE;
+    }
+  return TRUE;
+}

@@ -44,7 +44,7 @@ block_pos (const Emit *e)
   return (e->len - WK_LZ_HEADER) % WK_LZ_BLOCK;
 }
 
-/* Place a whole packet. The stream position inside a block is always at
+/* Place a whole packet (pkt: 8 readable bytes when n <= 8). The stream position inside a block is always at
  * most BLOCK - 3 (or 0), so a pad fits where a packet does not. */
 static inline void
 place (Emit *e, const guint8 *pkt, gsize n, const guint8 *lit, gsize k)
@@ -60,9 +60,17 @@ place (Emit *e, const guint8 *pkt, gsize n, const guint8 *lit, gsize k)
       memset (o + 3, 0xee, fill);
       o += 3 + fill;
     }
-  memcpy (o, pkt, n);
-  if (k)
-    memcpy (o + n, lit, k);
+  if (n <= 8 && k <= 3)
+    { /* fixed-size copies (ROOM covers them): no library call */
+      memcpy (o, pkt, 8);
+      for (gsize j = 0; j < k; j++)
+        o[n + j] = lit[j];
+    }
+  else
+    {
+      memcpy (o, pkt, n);
+      memcpy (o + n, lit, k);
+    }
   e->len = (gsize) (o + n + k - e->buf);
 }
 
@@ -93,7 +101,7 @@ emit_literals (Emit *e, const guint8 *p, gsize n)
       if (e->after_run || n <= 3)
         {
           gsize k = n <= 3 ? n : 0;
-          guint8 dummy[3] = { 0x11, (guint8) k, 0x00 };
+          guint8 dummy[8] = { 0x11, (guint8) k, 0x00 };
           place (e, dummy, 3, p, k);
           p += k;
           n -= k;
@@ -111,7 +119,7 @@ emit_literals (Emit *e, const guint8 *p, gsize n)
           r = space - (space - 1 <= 18 ? 1 : 2);
           hdr = r <= 18 ? 1 : 2;
         }
-      guint8 head[2];
+      guint8 head[8];
       if (r <= 18)
         head[0] = (guint8) (r - 3);
       else

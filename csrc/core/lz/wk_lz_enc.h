@@ -133,7 +133,8 @@ void wk_lz_chain_clear (WkLzChain *c);
  * at most. Appended to out; out->tail is set. */
 void wk_lz_parse_legacy (const guint8 *src, gsize start, gsize end,
                          gboolean lazy, WkLzTokens *out);
-void wk_lz_parse_fast (const guint8 *src, gsize start, gsize end,
+/* quick: the "fast" level (greedy, few candidates), else "default". */
+void wk_lz_parse_fast (const guint8 *src, gsize start, gsize end, gboolean quick,
                        WkLzTokens *out);
 void wk_lz_parse_opt (const guint8 *src, gsize start, gsize end,
                       WkLzTokens *out);

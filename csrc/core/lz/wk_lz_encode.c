@@ -36,7 +36,7 @@ parse_block (Job *job, guint b)
       wk_lz_parse_opt (job->src, start, end, t);
       break;
     default:
-      wk_lz_parse_fast (job->src, start, end, t);
+      wk_lz_parse_fast (job->src, start, end, job->mode == WK_LZ_FAST, t);
       break;
     }
 }
@@ -97,7 +97,7 @@ wk_lz_compress_full (const guint8 *src, gsize n, WkLzMode mode, guint threads,
     }
   if (threads == 0)
     threads = wk_lz_threads_available ();
-  if (block == 0 && (mode == WK_LZ_DEFAULT || mode == WK_LZ_MAX))
+  if (block == 0 && (mode == WK_LZ_DEFAULT || mode == WK_LZ_MAX || mode == WK_LZ_FAST))
     block = WK_LZ_DEFAULT_BLOCK;
   GByteArray *out = encode (src, n, mode == WK_LZ_BEST ? WK_LZ_LAZY : mode,
                             threads, block);

@@ -2,107 +2,150 @@
  *
  * Candidates per position, cheapest first: the distance of the last match
  * (records of a fixed stride repeat it), the latest position with the same
- * 6 bytes (likely a long match), the latest with the same 3 bytes (short
- * matches, which only pay within a little match's 2048 bytes or where
- * they end a literal stretch), then up to DEPTH positions with the same 4
- * bytes, closest first. Each candidate is compared only if it can be
- * longer than the best so far. The best maximises the bytes saved against
- * literals (closer wins ties); a match saving nothing is still taken when
- * at most 3 literals wait before it, since they ride on the match before
- * for free and would otherwise grow into a literal run (1-2 header bytes;
- * docs/formats/rc2.md). One-step lazy evaluation; after many positions
- * without a match the search steps over more of them (incompressible
- * data); positions inside long matches are only partly indexed.
+ * 6 bytes (likely a long match), the latest with the same 3 bytes (the
+ * closest short match: on a tie in bytes saved it wins, and a short match
+ * leaves the bytes after it to the next one — 0.4 % of the output on the
+ * bench's inputs against trying it last), then up to DEPTH positions with
+ * the same 4 bytes, closest first. Every candidate's first bytes are
+ * compared before its length is measured, and a chain candidate is
+ * measured only if it can be longer than the best so far; the lazy step's
+ * search starts from the length it has to beat. The best maximises the
+ * bytes saved against literals (the first found wins ties); a match that saves
+ * nothing is still taken when at most 3 literals wait before it, since
+ * they ride on the match before for free and would otherwise grow into a
+ * literal run (1-2 header bytes; docs/formats/rc2.md). One-step lazy
+ * evaluation; after many positions without a match the search steps over
+ * more of them (incompressible data); positions inside long matches are
+ * only partly indexed. All hashes come from one 8-byte load.
  *
- * The constants were tuned on make bench's ten inputs (docs/performance.md):
- * DEPTH 24 is the smallest depth whose total is no larger than the first
- * encoder's "best" output. */
+ * Level "fast" is the same finder with FAST_DEPTH candidates and no look
+ * ahead. The constants were tuned on make bench's ten inputs
+ * (docs/performance.md has the depth / size / instruction table): 32
+ * candidates, 8 for the lazy step, is the cheapest setting found whose
+ * total is no larger than the first encoder's "best" output. They are
+ * macros so that a hand scan can override them. */
 #include "wk_lz_enc.h"
 
 #include <string.h>
 
+#ifndef H4_BITS
 #define H4_BITS 16
+#endif
+#ifndef H3_BITS
 #define H3_BITS 12
+#endif
+#ifndef H6_BITS
 #define H6_BITS 15
+#endif
+#ifndef DEPTH
+#define DEPTH 32u /* 4-byte chain candidates per search */
+#endif
+#ifndef LDEPTH
+#define LDEPTH 8u /* ... per search of the lazy step */
+#endif
+#ifndef LAZY
+#define LAZY 32u  /* a match this long is taken without looking ahead */
+#endif
+#ifndef FAST_DEPTH
+#define FAST_DEPTH 4u /* level "fast": a greedy parse, this many candidates */
+#endif
+#ifndef NICE
+#define NICE 64u  /* a candidate this long ends the search */
+#endif
+#define SKIP 6u   /* after 2^SKIP misses in a row, step 2, then 3 ... */
+#define INS 32u   /* matches up to this long get every position indexed */
 #define WMASK (WK_LZ_WIN - 1)
-#define DEPTH 24u  /* 4-byte chain candidates */
-#define LAZY 32u   /* a match this long is taken without looking ahead */
-#define SKIP 6u    /* after 2^SKIP misses in a row, step 2, then 3 ... */
-#define INS 32u    /* matches up to this long get every position indexed */
 
 typedef struct {
   const guint8 *src;
   gsize n;
-  guint32 *h4, *h3, *h6, *prev; /* positions + 1 (0: empty) */
-  guint rep;                     /* distance of the last match */
+  guint32 *h4, *prev; /* 4-byte hash chains, positions + 1 (0: none) */
+  guint32 *h3, *h6;   /* the latest position per 3- and 6-byte hash */
+  guint rep;          /* distance of the last match */
 } Finder;
 
 typedef struct {
   guint len, dist;
-  gint value;
+  gint value; /* bytes saved against literals */
 } Match;
 
-static inline guint32
-hash4 (const guint8 *p)
-{
-  return (wk_lz_read32 (p) * 2654435761u) >> (32 - H4_BITS);
-}
-
-static inline guint32
-hash3 (const guint8 *p)
-{
-  return ((wk_lz_read32 (p) << 8) * 2654435761u) >> (32 - H3_BITS);
-}
-
-static inline guint32
-hash6 (const guint8 *p)
+static inline guint64
+read64 (const guint8 *p)
 {
   guint64 v;
   memcpy (&v, p, 8);
+  return v;
+}
+
+/* Hashes of the first 3, 4 and 6 bytes of v (little-endian: the low ones). */
+static inline guint32
+hash3 (guint64 v)
+{
+  return ((guint32) v << 8) * 2654435761u >> (32 - H3_BITS);
+}
+
+static inline guint32
+hash4 (guint64 v)
+{
+  return (guint32) v * 2654435761u >> (32 - H4_BITS);
+}
+
+static inline guint32
+hash6 (guint64 v)
+{
   return (guint32) (((v << 16) * 0x9E3779B97F4A7C15ull) >> (64 - H6_BITS));
 }
 
 static inline void
 insert (Finder *f, gsize i)
 {
-  const guint8 *p = f->src + i;
-  f->h6[hash6 (p)] = (guint32) i + 1;
-  guint32 h = hash4 (p);
+  guint64 v = read64 (f->src + i);
+  guint32 h = hash4 (v);
   f->prev[i & WMASK] = f->h4[h];
   f->h4[h] = (guint32) i + 1;
-  f->h3[hash3 (p)] = (guint32) i + 1;
+  f->h3[hash3 (v)] = (guint32) i + 1;
+  f->h6[hash6 (v)] = (guint32) i + 1;
 }
 
-/* The match at a from dist back, if it saves more than the best so far. */
+/* The match from dist back if it saves more than the best so far; its
+ * first `need` bytes are compared before its length is measured. */
 static inline void
-consider (const guint8 *a, gsize dist, gsize left, Match *best)
+consider (const guint8 *a, gsize dist, gsize left, guint need, Match *best)
 {
-  gsize l = wk_lz_common (a, a - dist, MIN (left, wk_lz_max_len (dist)));
+  const guint8 *b = a - dist;
+  guint shift = 32 - 8 * need;
+  if (wk_lz_read32 (a) << shift != wk_lz_read32 (b) << shift)
+    return;
+  gsize l = wk_lz_common (a, b, MIN (left, wk_lz_max_len (dist)));
   gint v = (gint) l - (gint) wk_lz_match_cost (l, dist);
-  if (l >= 3 && v > best->value)
+  if (v > best->value)
     *best = (Match) { (guint) l, (guint) dist, v };
 }
 
-static inline Match
-find (const Finder *f, gsize i)
+/* The best match at i. Chain candidates are measured only when longer
+ * than `floor` bytes (the lazy step's: a match at i + 1 must be longer than
+ * that to save more than the one at i). */
+G_ALWAYS_INLINE static inline Match
+find (const Finder *f, gsize i, guint floor, guint depth)
 {
-  Match best = { 0, 0, -1 };
+  Match best = { floor, 0, -1 };
   const guint8 *a = f->src + i;
   gsize left = f->n - i;
+  guint64 v = read64 (a);
   if (f->rep && f->rep <= i)
-    consider (a, f->rep, left, &best);
-  guint32 c = f->h6[hash6 (a)];
+    consider (a, f->rep, left, 3, &best);
+  guint32 c = f->h6[hash6 (v)];
+  if (c && i - (c - 1) <= WK_LZ_FAR_MAX_SAFE && i - (c - 1) != best.dist)
+    consider (a, i - (c - 1), left, 4, &best);
+  c = f->h3[hash3 (v)];
   if (c && i - (c - 1) <= WK_LZ_FAR_MAX_SAFE)
-    consider (a, i - (c - 1), left, &best);
-  c = f->h3[hash3 (a)];
-  if (c && i - (c - 1) <= WK_LZ_FAR_MAX_SAFE)
-    consider (a, i - (c - 1), left, &best);
-  if (best.len >= MIN (left, (gsize) WK_LZ_MAX_MATCH))
-    return best; /* nothing can be longer (runs, zeros) */
-  c = f->h4[hash4 (a)];
-  guint32 a4 = wk_lz_read32 (a);
+    consider (a, i - (c - 1), left, 3, &best);
+  if (best.len >= MIN (left, (gsize) NICE))
+    return best;
+  c = f->h4[hash4 (v)];
+  guint32 a4 = (guint32) v;
   gsize longest = best.len;
-  for (guint d = DEPTH; c && d > 0; d--)
+  for (guint d = depth; c && d > 0; d--)
     {
       gsize pos = c - 1, dist = i - pos;
       if (dist > WK_LZ_FAR_MAX_SAFE)
@@ -115,10 +158,10 @@ find (const Finder *f, gsize i)
           if (l > longest)
             {
               longest = l;
-              gint v = (gint) l - (gint) wk_lz_match_cost (l, dist);
-              if (v > best.value)
-                best = (Match) { (guint) l, (guint) dist, v };
-              if (l == max)
+              gint val = (gint) l - (gint) wk_lz_match_cost (l, dist);
+              if (val > best.value)
+                best = (Match) { (guint) l, (guint) dist, val };
+              if (l >= MIN (max, (gsize) NICE))
                 break;
             }
         }
@@ -130,13 +173,17 @@ find (const Finder *f, gsize i)
   return best;
 }
 
-void
-wk_lz_parse_fast (const guint8 *src, gsize start, gsize n, WkLzTokens *out)
+/* The parse, specialised by its two callers: depth candidates per search;
+ * lazy: matches shorter than this get a look one position on, with
+ * ldepth candidates. */
+G_ALWAYS_INLINE static inline void
+parse (const guint8 *src, gsize start, gsize n, guint depth, guint lazy, guint ldepth,
+       WkLzTokens *out)
 {
   Finder f = { .src = src, .n = n };
   f.h4 = g_new0 (guint32, 1u << H4_BITS);
-  f.h3 = g_new0 (guint32, 1u << H3_BITS);
   f.prev = g_new0 (guint32, WK_LZ_WIN);
+  f.h3 = g_new0 (guint32, 1u << H3_BITS);
   f.h6 = g_new0 (guint32, 1u << H6_BITS);
   gsize limit = n >= 8 ? n - 7 : 0; /* positions with 8 readable bytes */
   for (gsize j = start > WK_LZ_WIN ? start - WK_LZ_WIN : 0; j < start && j < limit; j++)
@@ -146,7 +193,7 @@ wk_lz_parse_fast (const guint8 *src, gsize start, gsize n, WkLzTokens *out)
   gboolean any = FALSE; /* a match was made: literals can ride on it */
   while (i < limit)
     {
-      Match m = find (&f, i);
+      Match m = find (&f, i, 0, depth);
       insert (&f, i);
       gint need = any && i - lit <= 3 ? 0 : 1;
       if (m.value < need)
@@ -156,9 +203,9 @@ wk_lz_parse_fast (const guint8 *src, gsize start, gsize n, WkLzTokens *out)
           continue;
         }
       miss = 0;
-      while (m.len < LAZY && i + 1 < limit)
+      while (m.len < lazy && i + 1 < limit)
         {
-          Match nx = find (&f, i + 1);
+          Match nx = find (&f, i + 1, (guint) m.value + 2, ldepth);
           if (nx.value <= m.value)
             break;
           insert (&f, i + 1);
@@ -184,7 +231,17 @@ wk_lz_parse_fast (const guint8 *src, gsize start, gsize n, WkLzTokens *out)
     }
   out->tail = n - lit;
   g_free (f.h4);
-  g_free (f.h3);
   g_free (f.prev);
+  g_free (f.h3);
   g_free (f.h6);
+}
+
+void
+wk_lz_parse_fast (const guint8 *src, gsize start, gsize n, gboolean quick,
+                  WkLzTokens *out)
+{
+  if (quick)
+    parse (src, start, n, FAST_DEPTH, 0, 0, out);
+  else
+    parse (src, start, n, DEPTH, LAZY, LDEPTH, out);
 }

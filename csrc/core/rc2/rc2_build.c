@@ -12,7 +12,6 @@
 #define MAX_TEXTURE_SIDE 1024u   /* [assumed] the GS's largest page side */
 #define MAX_SIZE (256u << 20)    /* [assumed] bound on any part of a sample */
 #define GSRAM_ENTRY 16u          /* {s32 psm, s16 w, s16 h, s32 addr, s32 offset} */
-#define TEXTURE_ENTRY 16u        /* {s32 data, s16 w, h, type, palette, mip, pad} */
 #define REGION 16u               /* an empty core_data region */
 
 static void
@@ -72,7 +71,7 @@ build_gs_ram (const WkRc2NewLevel *in, GByteArray *out)
       guint8 clut[WK_RC2_PALETTE_BYTES];
       for (guint i = 0; i < 256; i++)
         {
-          guint j = (((i & 0x10) >> 1) != (i & 0x08)) ? i ^ 0x18 : i;
+          guint j = wk_rc2_clut_index (i);
           memcpy (clut + 4 * j, src + 4 * i, 3);
           guint a = src[4 * i + 3];
           clut[4 * j + 3] = (guint8) (a == 255 ? 0x80 : a / 2);
@@ -136,13 +135,14 @@ build_index (const WkRc2NewLevel *in, const gint32 region[5],
   for (guint i = 0; i < in->n_textures; i++)
     {
       const WkRc2NewTexture *t = &in->textures[i];
-      wk_put_u32 (index, (guint32) g_array_index (texel_offsets, gint32, i));
-      wk_put_u16 (index, (guint16) t->width);
-      wk_put_u16 (index, (guint16) t->height);
-      wk_put_u16 (index, 0);  /* type [assumed] */
-      wk_put_u16 (index, (guint16) (t->palette * WK_RC2_PALETTE_BYTES / 0x100));
-      wk_put_u16 (index, 0);  /* mipmap: none */
-      wk_put_u16 (index, 0);
+      const WkRc2TexEntry e = {
+        .data = g_array_index (texel_offsets, gint32, i),
+        .width = (gint16) t->width, .height = (gint16) t->height,
+        .type = 0, /* [assumed] */
+        .palette = (gint16) (t->palette * WK_RC2_PALETTE_BYTES / WK_RC2_PALETTE_UNIT),
+        .mipmap = 0, /* none */
+      };
+      wk_rc2_tex_entry_encode (&e, index);
     }
   put_s32_at (index, 0x00, (gint32) in->n_palettes);
   put_s32_at (index, 0x04, (gint32) gs_at);

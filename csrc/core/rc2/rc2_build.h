@@ -7,9 +7,9 @@
 #pragma once
 #include <glib.h>
 
-G_BEGIN_DECLS
+#include "rc2_texture.h"
 
-#define WK_RC2_PALETTE_BYTES 1024u /* 256 × RGBA32 */
+G_BEGIN_DECLS
 
 typedef struct {
   guint width, height;   /* 1..1024 [assumed bound] */

@@ -481,3 +481,17 @@ wk_rc2_field_fill (const WkRc2Field *f, const guint8 *records, guint count,
         }
     }
 }
+
+gsize
+wk_rc2_ambient_words (const WkRc2Gameplay *gp, guint16 *out)
+{
+  gsize n = 0;
+  for (guint i = 0; gp->ambient && i < gp->ambient->len; i++)
+    {
+      const WkRc2Ambient *a = &g_array_index (gp->ambient, WkRc2Ambient, i);
+      for (gint32 k = 0; k < a->count; k++, n++)
+        if (out)
+          out[n] = wk_le16 (gp->data + a->offset + 2 * (gsize) k);
+    }
+  return n;
+}

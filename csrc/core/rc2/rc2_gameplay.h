@@ -100,6 +100,11 @@ gboolean wk_rc2_gameplay_check_classes (const WkRc2Gameplay *gp, WkRc2Kind kind,
                                         const gint32 *ids, gsize n,
                                         GError **error);
 
+/* The 16-bit words of every tie ambient record, decoded in stored order
+ * (record i's count words follow record i-1's) into out (NULL: only
+ * count them); returns how many there are. */
+gsize wk_rc2_ambient_words (const WkRc2Gameplay *gp, guint16 *out);
+
 /* Bytes one element of a field takes in an output array (4 per component). */
 gsize wk_rc2_field_bytes (const WkRc2Field *f);
 /* Fill out[i * n .. ] with field f of count records of stride bytes. */

@@ -535,3 +535,12 @@ done:
     }
   return result;
 }
+
+GBytes *
+wk_rc2_gameplay_empty (const guint8 *tail, gsize size)
+{
+  guint8 *out = g_malloc0 (WK_RC2_GAMEPLAY_HEADER + size);
+  if (size)
+    memcpy (out + WK_RC2_GAMEPLAY_HEADER, tail, size);
+  return g_bytes_new_take (out, WK_RC2_GAMEPLAY_HEADER + size);
+}

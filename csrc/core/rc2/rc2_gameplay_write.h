@@ -54,4 +54,8 @@ typedef struct {
 GBytes *wk_rc2_gameplay_write (const WkRc2Gameplay *gp, const WkRc2GameplayEdit *edit,
                                WkRc2GameplayReport *report, GError **error);
 
+/* A gameplay with every block absent: the header of block offsets, all 0,
+ * then `tail` (bytes no block points at). */
+GBytes *wk_rc2_gameplay_empty (const guint8 *tail, gsize size);
+
 G_END_DECLS

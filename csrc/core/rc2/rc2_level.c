@@ -51,6 +51,15 @@ const WkRc2CoreField wk_rc2_core_fields[] = {
   { "occlusion_rad2", 0xb8, FALSE }, { NULL, 0, FALSE },
 };
 
+gboolean
+wk_rc2_level_sniff (const guint8 *head, gsize n)
+{
+  if (n < WK_RC2_SNIFF_SIZE)
+    return FALSE;
+  const guint32 size = wk_le32 (head);
+  return size == WK_RC2_HEADER || size == WK_RC2_HEADER_PAL;
+}
+
 void
 wk_rc2_level_free (WkRc2Level *lvl)
 {
@@ -236,7 +245,7 @@ wk_rc2_level_parse (GBytes *bytes, GError **error)
       return NULL;
     }
   lvl->header_size = wk_le32 (data);
-  if (lvl->header_size != 0x60 && lvl->header_size != 0x68)
+  if (lvl->header_size != WK_RC2_HEADER && lvl->header_size != WK_RC2_HEADER_PAL)
     {
       wk_set_error (error, WK_ERROR_FORMAT, 0,
                     "header size 0x%x is neither 0x60 nor 0x68", lvl->header_size);
@@ -361,4 +370,95 @@ wk_rc2_stream (const WkRc2Level *lvl, const char *name, gsize *offset,
   *offset = x->offset;
   *size = x->size;
   return TRUE;
+}
+
+gboolean
+wk_rc2_tfrag_texture_count (const WkRc2Level *lvl, guint *count, GError **error)
+{
+  const gint64 n = WK_RC2_CORE (lvl, 0x30);
+  if (n < 0)
+    { /* -1 would switch the texture-index check of the parse off */
+      wk_set_error (error, WK_ERROR_FORMAT,
+                    (gint64) wk_rc2_section (lvl, "core_index")->offset + 0x30,
+                    "tfrag texture count %" G_GINT64_FORMAT " is negative", n);
+      wk_error_prefix (error, "RC2 core header");
+      return FALSE;
+    }
+  *count = (guint) n;
+  return TRUE;
+}
+
+/* The blocks of core_data with no stored size: where each starts (a core
+ * header field) and what ends it (docs/formats/rc2.md "The core header", "Sky", "Collision"). */
+static const struct {
+  const char *name;
+  guint field;
+  guint end;          /* the field that ends it; 0: the first of after[] past it */
+  const char *end_name;
+} core_blocks[] = {
+  { "tfrags", 0x08, 0, NULL },
+  { "sky", 0x10, 0x14, "collision" },
+  { "collision", 0x14, 0x60, "textures_base" },
+};
+
+gboolean
+wk_rc2_core_block (const WkRc2Level *lvl, const char *name, gsize core_size,
+                   gsize *start, gsize *end, GError **error)
+{
+  guint b = 0;
+  while (b < G_N_ELEMENTS (core_blocks) && strcmp (core_blocks[b].name, name) != 0)
+    b++;
+  if (b == G_N_ELEMENTS (core_blocks))
+    {
+      wk_set_error (error, WK_ERROR_ARGUMENT, -1, "no core data block '%s' "
+                    "(tfrags, sky, collision)", name);
+      return FALSE;
+    }
+  const gsize header_at = wk_rc2_section (lvl, "core_index")->offset;
+  const guint field = core_blocks[b].field;
+  const gint64 s = WK_RC2_CORE (lvl, field);
+  if (s < 0 || (guint64) s > core_size)
+    {
+      wk_set_error (error, WK_ERROR_FORMAT, (gint64) header_at + field,
+                    "%s offset 0x%" G_GINT64_MODIFIER "x lies outside the %"
+                    G_GSIZE_FORMAT "-byte core data", name, s, core_size);
+      wk_error_prefix (error, "RC2 core header");
+      return FALSE;
+    }
+  gint64 stop = (gint64) core_size;
+  if (core_blocks[b].end == 0)
+    {
+      static const guint after[3] = { 0x0c, 0x10, 0x14 }; /* occlusion, sky, collision */
+      for (int k = 0; k < 3; k++)
+        {
+          const gint64 v = WK_RC2_CORE (lvl, after[k]);
+          if (v > s && v < stop)
+            stop = v;
+        }
+    }
+  else
+    {
+      stop = WK_RC2_CORE (lvl, core_blocks[b].end);
+      if (stop < s || (guint64) stop > core_size)
+        {
+          wk_set_error (error, WK_ERROR_FORMAT, (gint64) header_at + core_blocks[b].end,
+                        "%s offset 0x%" G_GINT64_MODIFIER "x (the end of the %s "
+                        "block at 0x%" G_GINT64_MODIFIER "x) lies outside 0x%"
+                        G_GINT64_MODIFIER "x..0x%" G_GSIZE_MODIFIER "x",
+                        core_blocks[b].end_name, stop, name, s, s, core_size);
+          wk_error_prefix (error, "RC2 core header");
+          return FALSE;
+        }
+    }
+  *start = (gsize) s;
+  *end = (gsize) stop;
+  return TRUE;
+}
+
+gboolean
+wk_rc2_tfrag_block (const WkRc2Level *lvl, gsize core_size, gsize *start,
+                    gsize *end, guint *texture_count, GError **error)
+{
+  return wk_rc2_tfrag_texture_count (lvl, texture_count, error)
+         && wk_rc2_core_block (lvl, "tfrags", core_size, start, end, error);
 }

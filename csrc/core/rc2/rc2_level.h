@@ -12,6 +12,9 @@
 G_BEGIN_DECLS
 
 #define WK_RC2_SECTOR 2048u
+#define WK_RC2_HEADER 0x60u        /* the level header's size field */
+#define WK_RC2_HEADER_PAL 0x68u    /* the variant with gameplay_pal */
+#define WK_RC2_SNIFF_SIZE 16       /* bytes wk_rc2_level_sniff needs */
 #define WK_RC2_CORE_HEADER 0xbcu
 #define WK_RC2_DATA_HEADER 0x58u
 #define WK_RC2_MAX_EXTENTS 11
@@ -40,6 +43,10 @@ typedef struct {
   gsize core_stream_size;  /* core_data's WAD-LZ size field */
 } WkRc2Level;
 
+/* TRUE when head (the file's first n bytes) looks like an RC2 level: it
+ * starts with the header size, WK_RC2_HEADER or WK_RC2_HEADER_PAL. */
+gboolean wk_rc2_level_sniff (const guint8 *head, gsize n);
+
 /* Parse and cross-check the container (no decompression). Takes a
  * reference on bytes. */
 WkRc2Level *wk_rc2_level_parse (GBytes *bytes, GError **error);
@@ -62,6 +69,27 @@ extern const WkRc2CoreField wk_rc2_core_fields[];
 #define WK_RC2_CORE(lvl, off) ((lvl)->core[(off) / 4])
 #define WK_RC2_COMPRESSED_SIZE 0x88
 #define WK_RC2_DECOMPRESSED_SIZE 0x8c
+
+/* The tfrags block of core_data (it has no stored size): from the core
+ * header's tfrags offset (0x08) to the first of the occlusion, sky and
+ * collision offsets after it, or to the end of core_data; and the tfrag
+ * texture count (0x30). FORMAT error when the offset lies outside
+ * core_data or the count is negative. */
+gboolean wk_rc2_tfrag_block (const WkRc2Level *lvl, gsize core_size,
+                             gsize *start, gsize *end, guint *texture_count,
+                             GError **error);
+
+/* A block of core_data that has no stored size: "tfrags" (as above), "sky"
+ * (from its offset, 0x10, to the collision offset, 0x14) or "collision"
+ * (to textures_base, 0x60). FORMAT error naming the core header field
+ * when the block does not lie in core_size bytes; ARGUMENT for another name. */
+gboolean wk_rc2_core_block (const WkRc2Level *lvl, const char *name, gsize core_size,
+                            gsize *start, gsize *end, GError **error);
+
+/* The tfrag texture count alone (0x30; also the count of the tfrags of
+ * the chunk extents): FORMAT error when it is negative. */
+gboolean wk_rc2_tfrag_texture_count (const WkRc2Level *lvl, guint *count,
+                                     GError **error);
 
 /* Where a WAD-LZ stream of the level lies and what it must decode to
  * (expected < 0: no declared size). name: "core_data", "gameplay",

@@ -3,11 +3,13 @@
  * The old stream is decoded one 0x2000-byte block at a time (the decoder
  * stopped at each boundary by its end pointer: no packet crosses one), so
  * plain_at[j] is what blocks 0..j-1 produce. Kept: every block whose
- * output the edit did not change and whose matches read only unchanged
- * bytes — a block a whole window (0xc000, the farthest any reading of a
- * match reaches) past the last change, or one a trial decode shows needs
- * no more history than the unchanged bytes before it (a size change keeps
- * the blocks before the first change and those after it). Each run of
+ * output the edit did not change and that still decodes to it in the new
+ * stream — a block a whole window (0xc000, the farthest any reading of a
+ * match reaches) past the last change, or one a trial decode after the
+ * new bytes before it reproduces (its matches may read changed bytes that
+ * happen to agree, or reach past a change into unchanged ones); a size
+ * change keeps the blocks before the first change and those after it
+ * that pass the same test. Each run of
  * other blocks is compressed again as a fresh stream
  * whose body starts on a boundary and is closed by dummies (`11 00 00`,
  * no output) into the second half of a block and a pad (`12 00 00`, then
@@ -111,27 +113,30 @@ wk_rc2_restream_map (const guint8 *old, gsize size, gint64 base, gint64 expected
   return g_steal_pointer (&m);
 }
 
-/* Does block k decode to its old output from only the last `history`
- * bytes before it? (The decoder refuses a match reaching past what it has
- * written, so a trial run with that much output already there tells.) */
+/* Does block k of the old stream, decoded right after new_plain[0, at),
+ * give new_plain[at, at + its old output size)? The decoder is given the
+ * last WINDOW bytes before `at` as history (every distance either reading
+ * of the far bit allows), so this is exactly what the block does in the
+ * new stream when everything before it decodes to new_plain[0, at). */
 static gboolean
-needs_at_most (const guint8 *old, gsize declared, const gsize *plain_at,
-               const gboolean *after_run, const guint8 *old_plain, guint k,
-               gsize history)
+decodes_in_place (const WkRestreamMap *m, guint k, const guint8 *new_plain,
+                  gsize new_n, gsize at)
 {
-  gsize n = plain_at[k + 1] - plain_at[k];
-  history = MIN (history, plain_at[k]);
+  gsize n = m->plain_at[k + 1] - m->plain_at[k];
+  if (at + n > new_n)
+    return FALSE;
+  gsize history = MIN (WINDOW, at);
   g_autofree guint8 *out = g_malloc (history + n + 1);
-  memcpy (out, old_plain + plain_at[k] - history, history);
+  memcpy (out, new_plain + at - history, history);
   WkLzDecoder d = { 0 };
-  d.stream = old;
-  d.ip = old + WK_LZ_HEADER + (gsize) k * WK_LZ_BLOCK;
-  d.end = MIN (old + declared, d.ip + WK_LZ_BLOCK);
+  d.stream = m->stream;
+  d.ip = m->stream + WK_LZ_HEADER + (gsize) k * WK_LZ_BLOCK;
+  d.end = MIN (m->stream + m->declared, d.ip + WK_LZ_BLOCK);
   d.produced = history;
-  d.after_run = after_run[k];
+  d.after_run = m->after_run[k];
   return wk_lz_decoder_run (&d, out, history + n, NULL) == WK_LZ_DONE
          && d.produced == history + n
-         && memcmp (out + history, old_plain + plain_at[k], n) == 0;
+         && memcmp (out + history, new_plain + at, n) == 0;
 }
 
 /* Bytes a and b share from the start (of n), found 4 KiB at a time. */
@@ -198,13 +203,17 @@ keep_blocks (GByteArray *o, const guint8 *old, gsize declared, guint from, guint
  * is kept; each run of the others is compressed again. reuse[k] says
  * which blocks were kept. */
 static gboolean
-same_size (GByteArray *o, const guint8 *old, gsize declared, const guint8 *old_plain,
-           const guint8 *new_plain, gsize n, const gsize *plain_at,
-           const gboolean *after_run, guint nb, gboolean *reuse, WkRestreamInfo *info,
+same_size (GByteArray *o, const WkRestreamMap *m, const guint8 *old_plain,
+           const guint8 *new_plain, gsize n, gboolean *reuse, WkRestreamInfo *info,
            GError **error)
 {
+  const guint8 *old = m->stream;
+  gsize declared = m->declared;
+  const gsize *plain_at = m->plain_at;
+  const gboolean *after_run = m->after_run;
+  guint nb = m->nb;
   /* dirty[k]: block k's output differs; a clean block is reusable when
-   * the bytes it reads back into (a trial decode tells) are unchanged */
+   * it decodes to the same bytes after the new ones (a trial decode) */
   g_autofree gboolean *dirty = g_new0 (gboolean, MAX (nb, 1));
   for (guint k = 0; k < nb; k++)
     dirty[k] = memcmp (old_plain + plain_at[k], new_plain + plain_at[k],
@@ -230,7 +239,7 @@ same_size (GByteArray *o, const guint8 *old, gsize declared, const guint8 *old_p
         }
       gsize after = prev < 0 ? plain_at[k] + 1 : plain_at[k] - last[prev] - 1;
       reuse[k] = prev < 0 || after >= WINDOW
-                 || needs_at_most (old, declared, plain_at, after_run, old_plain, k, after);
+                 || decodes_in_place (m, k, new_plain, n, plain_at[k]);
     }
   /* a compressed run must not start right after a kept literal run */
   for (guint k = 1; k < nb; k++)
@@ -264,7 +273,6 @@ same_size (GByteArray *o, const guint8 *old, gsize declared, const guint8 *old_p
         }
       k = e;
     }
-  (void) n;
   return TRUE;
 }
 
@@ -294,8 +302,7 @@ wk_rc2_restream (const WkRestreamMap *m, const guint8 *new_plain, gsize new_n,
     {
       g_autofree gboolean *reuse = g_new (gboolean, MAX (nb, 1));
       GError *err = NULL;
-      if (!same_size (o, old, declared, old_plain, new_plain, new_n, plain_at, after_run,
-                      nb, reuse, info, &err))
+      if (!same_size (o, m, old_plain, new_plain, new_n, reuse, info, &err))
         {
           if (err)
             {
@@ -320,8 +327,7 @@ wk_rc2_restream (const WkRestreamMap *m, const guint8 *new_plain, gsize new_n,
       for (guint k = i + 1; k < nb; k++)
         if (plain_at[k] >= b
             && (plain_at[k] >= b + WINDOW
-                || needs_at_most (old, declared, plain_at, after_run, old_plain, k,
-                                  plain_at[k] - b)))
+                || decodes_in_place (m, k, new_plain, new_n, plain_at[k] + new_n - old_n)))
           {
             j = k;
             break;

@@ -5,9 +5,8 @@
  * and end on a block boundary. The result is checked with the validator
  * and decoded back by the caller; when any of that fails the whole input
  * is compressed.
- * See docs/formats/rc2.md ("Saving a level"). [This is WAD-LZ knowledge
- * kept outside csrc/core/lz/ while that folder is rewritten; it only uses
- * the public decoder, encoder and validator.] */
+ * See docs/formats/rc2.md ("Saving a level"). It uses only the public
+ * decoder and encoder of csrc/core/lz/. */
 #pragma once
 #include <glib.h>
 
@@ -48,7 +47,7 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC (WkRestreamMap, wk_rc2_restream_map_free)
 GBytes *wk_rc2_restream (const WkRestreamMap *m, const guint8 *new_plain, gsize new_n,
                          gboolean splice, WkRestreamInfo *info, GError **error);
 
-/* The encoder mode every RC2 writer uses. */
-#define WK_RC2_LZ_MODE WK_LZ_GREEDY
+/* The encoder level RC2 saves recompress with (the fastest game-safe one). */
+#define WK_RC2_LZ_MODE WK_LZ_FAST
 
 G_END_DECLS

@@ -1,6 +1,8 @@
 #include "tfrag.h"
 #include "tfrag_priv.h"
 
+#include "rc2_texture.h"
+
 #include "../common/wk_reader.h"
 #include "vif.h"
 
@@ -460,7 +462,7 @@ wk_rc2_texture_rgba (const guint8 *pixels, guint w, guint h,
   for (guint i = 0; i < 256; i++)
     {
       /* The GS stores a 256-colour CLUT with index bits 3 and 4 swapped. */
-      guint j = (((i & 0x10) >> 1) != (i & 0x08)) ? i ^ 0x18 : i;
+      guint j = wk_rc2_clut_index (i);
       memcpy (lut[i], palette + 4 * j, 4);
       guint a = lut[i][3];
       lut[i][3] = (guint8) (a < 0x80 ? a * 2 : 255);
