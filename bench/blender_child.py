@@ -79,17 +79,21 @@ def timed(fn) -> float:
 
 def empty_objects(n: int) -> None:
     """What n objects cost Blender itself, whatever the add-on does: n
-    empty meshes and objects made, linked, and the scene evaluated once
-    (the view-layer update bpy.ops runs after every operator)."""
-    meshes = [bpy.data.meshes.new(f"m{i}") for i in range(n)]
+    empty meshes and objects made (in the order Blender inserts fastest,
+    blender_addon.build.new_ids, as the import makes them), linked, and the
+    scene evaluated once (the view-layer update bpy.ops runs after every
+    operator)."""
+    from blender_addon.build import new_ids
+    meshes = new_ids(bpy.data.meshes, [f"m{i}" for i in range(n)])
+    obs = new_ids(bpy.data.objects, [f"o{i}" for i in range(n)], meshes)
     coll = bpy.data.collections.new("floor")
-    for i, me in enumerate(meshes):
-        coll.objects.link(bpy.data.objects.new(f"o{i}", me))
+    for ob in obs:
+        coll.objects.link(ob)
     bpy.context.scene.collection.children.link(coll)
     bpy.context.view_layer.update()
 
 
-def modified(wad_path: str, workdir: str, rounds: int = 3) -> None:
+def modified(wad_path: str, workdir: str, rounds: int = 5) -> None:
     """Export after moving one vertex of one tile (median of rounds, each
     after a new move of the same vertex)."""
     from blender_addon.export_eng import export_eng

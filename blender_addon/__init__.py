@@ -20,14 +20,14 @@ bl_info = {
 
 if "bpy" in locals():      # F8 / script reload: reload the submodules
     import importlib
-    for _m in ("convert", "build", "mesh_build", "materials", "import_eng",
+    for _m in ("convert", "build", "mesh_build", "materials", "edit_track", "import_eng",
                "export_eng", "import_rc2", "operators", "floor_tools"):
         if _m in locals():
             importlib.reload(locals()[_m])
 
 import bpy  # noqa: E402
 
-from . import materials, operators, floor_tools  # noqa: E402
+from . import edit_track, materials, operators, floor_tools  # noqa: E402
 
 _classes = operators.CLASSES + floor_tools.CLASSES
 
@@ -37,6 +37,7 @@ def _clear_caches():
     materials) and mapped level files (floor tools)."""
     materials.clear_cache()
     floor_tools.clear_cache()
+    edit_track.clear()
 
 
 @bpy.app.handlers.persistent
@@ -50,9 +51,11 @@ def register():
     operators.register_menus()
     floor_tools.register_props()
     bpy.app.handlers.load_post.append(_on_load_post)
+    edit_track.register()
 
 
 def unregister():
+    edit_track.unregister()
     if _on_load_post in bpy.app.handlers.load_post:
         bpy.app.handlers.load_post.remove(_on_load_post)
     _clear_caches()

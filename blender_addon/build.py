@@ -5,6 +5,38 @@ from __future__ import annotations
 
 import bpy
 
+# Blender keeps every bpy.data list sorted by name, compared byte by byte
+# with ASCII case folded (BLI_strcasecmp, on signed chars). A new ID is put
+# in place by a search that, from the end of the list, steps back 512 IDs
+# at a time to the first block whose head sorts before the new name, then
+# scans that block forward: a name smaller than all the others costs one
+# compare per 512 IDs, one larger than all the others a scan of the whole
+# last block. Made in descending name order, 1,380 objects took 14-26 ms
+# here against 60-90 ms in tile order (bpy 4.5, one run).
+_FOLD = bytes((b + 32 if 65 <= b <= 90 else b) ^ 0x80 for b in range(256))
+
+
+def blender_name_key(name: str) -> bytes:
+    """A sort key ordering names as Blender orders its ID lists."""
+    return name.encode("utf-8").translate(_FOLD)
+
+
+def creation_order(names) -> list[int]:
+    """Indices of names in the order that makes Blender's sorted insert
+    cheapest: descending, each new ID sorts before all made so far."""
+    keys = [blender_name_key(n) for n in names]
+    return sorted(range(len(keys)), key=keys.__getitem__, reverse=True)
+
+
+def new_ids(collection, names, *args) -> list:
+    """collection.new(names[i], *(a[i] for a in args)) for every i, made in
+    creation_order; returned in the order of names."""
+    out = [None] * len(names)
+    new = collection.new
+    for i in creation_order(names):
+        out[i] = new(names[i], *(a[i] for a in args))
+    return out
+
 
 class Created:
     def __init__(self):
@@ -14,6 +46,13 @@ class Created:
         """kind: the bpy.data collection name ("meshes", "objects", ...)."""
         self.items.append((kind, datablock))
         return datablock
+
+    def add_all(self, kind: str, datablocks: list) -> list:
+        self.items.extend((kind, d) for d in datablocks)
+        return datablocks
+
+    def of_kind(self, kind: str) -> list:
+        return [d for k, d in self.items if k == kind]
 
     def mesh_object(self, name: str, mesh):
         self.add("meshes", mesh)

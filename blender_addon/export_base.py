@@ -37,7 +37,6 @@ class CollisionRef:
 class Base:
     def __init__(self, lvl):
         self.lvl = lvl
-        self.models = lvl.models
         self.tiles = lvl.tiles
         self.n_tiles = len(self.tiles.model)
         self.tile_model = np.asarray(self.tiles.model, np.int64)
@@ -50,9 +49,14 @@ class Base:
         self.color_bytes = np.asarray(self.tiles.colors, np.uint8).reshape(-1, 4)
         self.color_start = np.asarray(self.tiles.color_start, np.int64)
         self.color_sets = np.asarray(self.tiles.color_sets, np.int64)
-        self._tile_of_model: dict[int, int] = {}
-        for t in range(self.n_tiles - 1, -1, -1):
-            self._tile_of_model[int(self.tile_model[t])] = t
+        # the first tile of each model
+        tm = self.tile_model.tolist()
+        self._tile_of_model = dict(zip(reversed(tm), range(len(tm) - 1, -1, -1)))
+
+    @property
+    def models(self):
+        """lvl.models (parsed when first asked: an unchanged scene needs none)."""
+        return self.lvl.models
 
     @property
     def wm(self):

@@ -7,12 +7,7 @@ from __future__ import annotations
 import numpy as np
 
 from .export_read import FAST
-
-
-def _starts(counts) -> np.ndarray:
-    out = np.zeros(len(counts) + 1, np.int64)
-    np.cumsum(counts, out=out[1:])
-    return out
+from .mesh_build import ranges, starts as _starts
 
 
 def segment_any(flags: np.ndarray, starts: np.ndarray) -> np.ndarray:
@@ -22,16 +17,6 @@ def segment_any(flags: np.ndarray, starts: np.ndarray) -> np.ndarray:
         return np.zeros(g, bool)
     seg = np.repeat(np.arange(g), np.diff(starts))
     return np.bincount(seg, weights=flags, minlength=g) > 0
-
-
-def ranges(starts: np.ndarray, counts: np.ndarray) -> np.ndarray:
-    """Concatenated aranges starts[k] .. starts[k] + counts[k]."""
-    counts = np.asarray(counts, np.int64)
-    total = int(counts.sum())
-    if not total:
-        return np.zeros(0, np.int64)
-    first = np.repeat(np.asarray(starts, np.int64) - _starts(counts)[:-1], counts)
-    return first + np.arange(total)
 
 
 class Batch:
@@ -126,6 +111,6 @@ def compare_runs(a, a_start, b, b_start, which) -> np.ndarray:
     ib = ranges(b_start[idx], la[idx])
     diff = a[ia] != b[ib]
     if diff.ndim > 1:
-        diff = diff.reshape(len(diff), -1).any(axis=1)
+        diff = diff.any(axis=tuple(range(1, diff.ndim)))
     out[idx] = segment_any(diff, _starts(la[idx]))
     return out

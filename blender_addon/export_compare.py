@@ -7,7 +7,7 @@ from types import SimpleNamespace
 
 import numpy as np
 
-from . import convert
+from . import convert, edit_track
 from .export_batch import Batch, compare_runs, segment_any
 from .export_read import COLOR_ATTRS
 from .import_collision import ATTR_MATERIAL
@@ -24,23 +24,50 @@ def _int_prop(me, name):
     return int(v) if isinstance(v, int) else -1
 
 
-def render_changes(base, meshes, textures):
-    """For tile meshes: (Batch, changed (G,) bool, colours_changed (G,)
-    bool, model (G,), rep (G,)). A mesh is unchanged when it is bit for bit
-    what the import made of its model (wadkit_model) with the colours of
-    its tile (wadkit_color_tile)."""
-    b = Batch(meshes, colors=COLOR_ATTRS, ints=(ATTR_TEXTURE, ATTR_FLAGS))
+def render_changes(base, meshes, textures, track=None):
+    """For tile meshes: (changed (G,) bool, colours_changed (G,) bool, has
+    colours (G,) bool, model (G,), rep (G,)). A mesh is unchanged when it
+    is bit for bit what the import made of its model (wadkit_model) with
+    the colours of its tile (wadkit_color_tile). track: (session record,
+    users: the objects showing each mesh) for edit_track.unchanged: the meshes it
+    vouches for are not read again."""
     g = len(meshes)
     model = np.array([_int_prop(me, PROP_MODEL) for me in meshes], np.int64)
     rep = np.array([_int_prop(me, PROP_COLOR_TILE) for me in meshes], np.int64)
+    trusted = np.zeros(g, bool)
+    if track is not None:
+        rec, users = track
+        trusted = edit_track.unchanged(rec, meshes, np.stack([model, rep], axis=1), users)
+    changed = np.zeros(g, bool)
+    colors_changed = np.zeros(g, bool)
+    has_col = np.zeros(g, bool)
+    if trusted.any():
+        k = np.array([rec.index[meshes[i].session_uid] for i in np.flatnonzero(trusted)])
+        has_col[trusted] = rec.has_color[k]
+    rest = np.flatnonzero(~trusted)
+    if len(rest):
+        sub = _read_changes(base, [meshes[i] for i in rest.tolist()], textures,
+                            model[rest], rep[rest])
+        changed[rest], colors_changed[rest], has_col[rest] = sub
+    return changed, colors_changed, has_col, model, rep
+
+
+def _read_changes(base, meshes, textures, model, rep):
+    """render_changes for meshes read whole: (changed, colours_changed,
+    has colours), each (G,) bool."""
+    b = Batch(meshes, colors=COLOR_ATTRS, ints=(ATTR_TEXTURE, ATTR_FLAGS))
+    g = len(meshes)
     known = (model >= 0) & (rep >= 0) & (rep < base.n_tiles)
     known[known] = base.tile_model[rep[known]] == model[known]
     changed = ~known
     idx = np.flatnonzero(known)
-    lay = SimpleNamespace(rep=rep[idx], model=model[idx], f_start=base.face_start,
+    # the models of these meshes only (an edit of one tile reads one model)
+    used, local = np.unique(model[idx], return_inverse=True)
+    lay = SimpleNamespace(rep=rep[idx], model=local.reshape(-1), f_start=base.face_start,
                           sets=base.color_sets, colors=base.color_bytes,
                           color_start=base.color_start)
-    ref, _ = tile_mesh_arrays(lay, base.models, base.wm, True,
+    models = base.models
+    ref, _ = tile_mesh_arrays(lay, [models[m] for m in used.tolist()], base.wm, True,
                               lambda tex: np.zeros(len(tex), np.int64))
     sub = np.zeros(g, bool)
     sub[idx] = True
@@ -85,7 +112,7 @@ def render_changes(base, meshes, textures):
         lens[idx] = np.diff(ref.v_start)
         r_start = np.concatenate([[0], np.cumsum(lens)])
         colors_changed |= compare_runs(arr, b.v_start, lin, r_start, has & want)
-    return b, changed, colors_changed, model, rep
+    return changed, colors_changed, b.colors[COLOR_ATTRS[0]][1]
 
 
 def _materials_kept(b: Batch, textures) -> np.ndarray:
@@ -116,14 +143,28 @@ def _materials_kept(b: Batch, textures) -> np.ndarray:
     return ~bad
 
 
-def collision_changes(base, meshes):
+def collision_changes(base, meshes, track=None):
     """For collision meshes: (changed (G,), model (G,)). Unchanged: the
     polygons of its model (wadkit_model) as the import showed them, corner
     for corner, with the same ground materials. The reference of all
-    meshes is decoded in one call, in mesh order."""
-    b = Batch(meshes, uv=False, ints=(ATTR_MATERIAL,))
+    meshes read is decoded in one call, in mesh order. track: as for
+    render_changes."""
     g = len(meshes)
     model = np.array([_int_prop(me, PROP_MODEL) for me in meshes], np.int64)
+    changed = np.zeros(g, bool)
+    trusted = np.zeros(g, bool)
+    if track is not None:
+        rec, users = track
+        trusted = edit_track.unchanged(rec, meshes, model.reshape(-1, 1), users)
+    rest = np.flatnonzero(~trusted)
+    if len(rest):
+        changed[rest] = _read_collision([meshes[i] for i in rest.tolist()], base, model[rest])
+    return changed, model
+
+
+def _read_collision(meshes, base, model) -> np.ndarray:
+    b = Batch(meshes, uv=False, ints=(ATTR_MATERIAL,))
+    g = len(meshes)
     known = np.array([base.has_model(int(m)) for m in model], bool)
     c = base.lvl.collision_polygons(model[known])
     n = np.asarray(c["n_corners"], np.int64)
@@ -145,7 +186,7 @@ def collision_changes(base, meshes):
     corner_pos = b.positions[b.corner_vert + np.repeat(b.v_start[:-1], np.diff(b.l_start))]
     changed |= compare_runs(corner_pos, b.l_start, r_corners, c_start, known)
     changed |= compare_runs(ground_materials(b), b.f_start, r_mat, p_start, known)
-    return changed, model
+    return changed
 
 
 def ground_materials(b: Batch) -> np.ndarray:

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 import wadkit
 
+from . import edit_track
 from .eng_materials import Refused, TextEdits
 from .export_base import Base
 from .export_new import add_new_object, stpc_changed
@@ -151,7 +152,8 @@ def patched_level(context, coll, lvl, opts: Options | None = None) -> Patched:
         from .export_zones import zone_edits
         zone_edits(ed, base, scan.zones, call, notes)
     elif scan.tiles or base.n_tiles:
-        plan = TilePlan(ed, base, opts, notes, context.evaluated_depsgraph_get())
+        plan = TilePlan(ed, base, opts, notes, context.evaluated_depsgraph_get(),
+                        edit_track.session_for(coll, getattr(lvl, "path", None)))
         plan.textures.resolve = text.entries_of
         try:
             plan.run(scan.tiles, world_matrices(coll.all_objects, scan.tiles), scan.children,

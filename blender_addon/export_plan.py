@@ -11,6 +11,7 @@ from __future__ import annotations
 import numpy as np
 from mathutils import Matrix
 
+from . import edit_track
 from .export_compare import PLACE_EPS, MATRIX_EPS, collision_changes, placements, render_changes
 from .export_read import COLOR_ATTRS, local_matrix
 from .export_tiles import (Meshes, TileObject, as4, collision_arrays, render_arrays,
@@ -33,9 +34,28 @@ def _key_matrix(m: np.ndarray) -> bytes:
     return np.round(m, 6).tobytes()
 
 
+def _meshes_of(obs):
+    """({mesh pointer: index}, the meshes of obs in first-use order, the
+    objects of obs showing each)."""
+    ix: dict[int, int] = {}
+    meshes, users = [], []
+    for ob in obs:
+        me = ob.data
+        k = me.as_pointer()
+        g = ix.get(k)
+        if g is None:
+            ix[k] = len(meshes)
+            meshes.append(me)
+            users.append([ob])
+        else:
+            users[g].append(ob)
+    return ix, meshes, users
+
+
 class TilePlan:
-    def __init__(self, ed, base, opts, notes: list, depsgraph=None):
+    def __init__(self, ed, base, opts, notes: list, depsgraph=None, session=None):
         self.ed, self.base, self.opts, self.notes = ed, base, opts, notes
+        self.session = session          # edit_track.Imported of this level, or None
         self.depsgraph = depsgraph
         self.meshes = Meshes()
         self.textures = FaceTextures()
@@ -82,25 +102,15 @@ class TilePlan:
     def _states(self, objs, children):
         """Per object: (render key, collision key, its collision children,
         colours differ from its tile's)."""
-        base = self.base
-        mesh_ix: dict[int, int] = {}
-        meshes = []
-        for o in objs:
-            k = o.ob.data.as_pointer()
-            if k not in mesh_ix:
-                mesh_ix[k] = len(meshes)
-                meshes.append(o.ob.data)
-        b, changed, col_changed, model, rep = render_changes(base, meshes, self.textures)
-        has_col = b.colors[COLOR_ATTRS[0]][1]
-        cmesh_ix: dict[int, int] = {}
-        cmeshes = []
-        for ch in children.values():
-            for c in ch:
-                k = c.data.as_pointer()
-                if k not in cmesh_ix:
-                    cmesh_ix[k] = len(cmeshes)
-                    cmeshes.append(c.data)
-        cchanged, cmodel = collision_changes(base, cmeshes)
+        base, s = self.base, self.session
+        if s is not None and not edit_track.materials_as_imported(s):
+            s = None
+        mesh_ix, meshes, users = _meshes_of([o.ob for o in objs])
+        changed, col_changed, has_col, model, rep = render_changes(
+            base, meshes, self.textures, None if s is None else (s.tiles, users))
+        cmesh_ix, cmeshes, cusers = _meshes_of([c for ch in children.values() for c in ch])
+        cchanged, cmodel = collision_changes(
+            base, cmeshes, None if s is None else (s.collision, cusers))
         out = {}
         for o in objs:
             g = mesh_ix[o.ob.data.as_pointer()]

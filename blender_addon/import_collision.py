@@ -6,11 +6,11 @@ Face attributes keep what the export and the floor tools read back: the
 record's type, group (A/B/C), ground material and record number."""
 from __future__ import annotations
 
-import bpy
 import numpy as np
 
 from . import convert, materials
 from .import_tiles import PROP_MODEL, face_slots
+from .edit_track import MeshRecord
 from .mesh_build import MeshArrays, build_meshes
 
 PROP_COLLISION = "wadkit_collision"     # object: the model whose collision it shows
@@ -21,15 +21,15 @@ ATTR_POLYGON = "wadkit_polygon"         # record number in its model (A+B+C)
 
 
 def collision_meshes(lvl, created, level: str, model_ids, notes: list, tiles_of):
-    """{model: mesh} for the models that have collision polygons with a
-    shape. Records whose corners are not finite (planes that do not meet)
+    """({model: mesh} for the models that have collision polygons with a
+    shape, their edit_track.MeshRecord or None). Records whose corners are not finite (planes that do not meet)
     have no shape: they are left out and listed in notes (with
     tiles_of(model) -> the tiles that use it)."""
     model_ids = np.asarray(model_ids, np.int64)
     c = lvl.collision_polygons(model_ids)
     n = np.asarray(c["n_corners"], np.int64)
     if not len(n):
-        return {}
+        return {}, None
     corners = np.asarray(c["corners"], np.float32).reshape(-1, 4, 3)
     used = np.arange(4)[None, :] < n[:, None]
     good = (np.isfinite(corners).all(axis=2) | ~used).all(axis=1) & (n >= 3) & (n <= 4)
@@ -61,13 +61,13 @@ def collision_meshes(lvl, created, level: str, model_ids, notes: list, tiles_of)
                     ATTR_POLYGON: np.asarray(c["polygon"], np.int64)[keep]}
     ms = model_ids[groups]
     names = [f"{level} collision {int(m)}" for m in ms]
-    meshes = build_meshes(names, arr, [[cmats[int(mat_ids[k])] for k in s] for s in slot_mats])
+    meshes = build_meshes(names, arr, [[cmats[int(mat_ids[k])] for k in s] for s in slot_mats],
+                          created)
     out = {}
     for m, me in zip(ms.tolist(), meshes):
-        created.add("meshes", me)
         me[PROP_MODEL] = m
         out[m] = me
-    return out
+    return out, MeshRecord(meshes, ms.reshape(-1, 1), arr.positions, arr.v_start)
 
 
 def _few(tiles) -> str:
@@ -75,19 +75,23 @@ def _few(tiles) -> str:
     return ", ".join(map(str, t[:4])) + (" ..." if len(t) > 4 else "")
 
 
-def collision_children(created, tile_obs, tile_model, meshes: dict) -> list:
-    """One child object per tile whose model has a collision mesh, at the
-    tile's origin (tile space), drawn as wire, not rendered."""
-    new = bpy.data.objects.new
-    out = []
-    for t, ob in enumerate(tile_obs):
-        me = meshes.get(int(tile_model[t]))
-        if me is None:
-            continue
-        ch = created.add("objects", new(f"{ob.name} collision", me))
+def child_tiles(tile_model, meshes: dict) -> list[int]:
+    """The tiles that get a collision child: those whose model has a mesh."""
+    return [t for t, m in enumerate(np.asarray(tile_model).tolist()) if m in meshes]
+
+
+def child_name(tile_name: str) -> str:
+    return f"{tile_name} collision"
+
+
+def setup_children(children, parents, models) -> None:
+    """Collision child objects at their tile's origin (tile space), drawn as
+    wire, not rendered. children[k] belongs to parents[k], shows model
+    models[k]."""
+    for ch, ob, m in zip(children, parents, models):
+        if ch.name != child_name(ob.name) and not ch.name.startswith(child_name(ob.name)):
+            ch.name = child_name(ob.name)       # the tile's name was taken: follow it
         ch.parent = ob
         ch.hide_render = True
         ch.display_type = "WIRE"
-        ch[PROP_COLLISION] = int(tile_model[t])
-        out.append(ch)
-    return out
+        ch[PROP_COLLISION] = int(m)

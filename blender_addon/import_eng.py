@@ -15,11 +15,12 @@ import os
 import bpy
 import numpy as np
 
-from . import materials
-from .build import Created, Progress
-from .import_collision import collision_children, collision_meshes
+from . import edit_track, materials
+from .build import Created, Progress, new_ids
+from .import_collision import child_name, child_tiles, collision_meshes, setup_children
 from .import_eng_objects import import_objects
 from .eng_materials import PROP_PAGE
+from .edit_track import MeshRecord
 from .import_tiles import (PROP_COLOR_TILE, PROP_MODEL, TileLayout, mesh_names,
                            place_objects, tile_mesh_arrays)
 from .import_zones import PROP_ZONE, zone_mesh_arrays
@@ -148,10 +149,10 @@ def _import(context, lvl, created, name, collision, objects, vertex_colors, merg
         zones, arr, slots = zone_mesh_arrays(lvl, wm, models, mats.of_textures, vertex_colors)
         labels = [f"{name} zone {int(z)}" for z in zones]
         prog.update(1)
-        meshes = build_meshes(labels, arr, [[mats.by_index[k] for k in s] for s in slots])
+        meshes = build_meshes(labels, arr, [[mats.by_index[k] for k in s] for s in slots],
+                              created)
         level_obs = []
         for label, me, z in zip(labels, meshes, zones.tolist()):
-            created.add("meshes", me)
             ob = created.add("objects", new_object(label, me))
             ob[PROP_ZONE] = z
             level_obs.append(ob)
@@ -165,21 +166,29 @@ def _import(context, lvl, created, name, collision, objects, vertex_colors, merg
         arr, slots = tile_mesh_arrays(layout, models, wm, vertex_colors, mats.of_textures)
         prog.update(1)
         meshes = build_meshes(mesh_names(name, layout), arr,
-                              [[mats.by_index[k] for k in s] for s in slots])
+                              [[mats.by_index[k] for k in s] for s in slots], created)
         for me, m, r in zip(meshes, layout.model.tolist(), layout.rep.tolist()):
-            created.add("meshes", me)
             me[PROP_MODEL] = m
             me[PROP_COLOR_TILE] = r
-        level_obs = [created.add("objects", new_object(f"{name} tile {t}", meshes[g]))
-                     for t, g in enumerate(layout.group.tolist())]
-        place_objects(level_obs, tiles, layout)
         prog.update(2)
+        tmodel = np.asarray(tiles.model, np.int64)
+        cmeshes, crec = {}, None
         if collision:
-            tmodel = np.asarray(tiles.model, np.int64)
-            used = np.unique(tmodel)
-            cmeshes = collision_meshes(lvl, created, name, used, notes,
+            cmeshes, crec = collision_meshes(lvl, created, name, np.unique(tmodel), notes,
                                        lambda m: np.flatnonzero(tmodel == m).tolist())
-            coll_obs = collision_children(created, level_obs, tmodel, cmeshes)
+        # tile objects and collision children made in one go (build.new_ids)
+        tile_names = [f"{name} tile {t}" for t in range(len(tmodel))]
+        with_child = child_tiles(tmodel, cmeshes)
+        cmodel = tmodel[with_child].tolist()
+        obs = created.add_all("objects", new_ids(
+            bpy.data.objects, tile_names + [child_name(tile_names[t]) for t in with_child],
+            [meshes[g] for g in layout.group.tolist()] + [cmeshes[m] for m in cmodel]))
+        level_obs, coll_obs = obs[:len(tile_names)], obs[len(tile_names):]
+        place_objects(level_obs, tiles, layout)
+        setup_children(coll_obs, [level_obs[t] for t in with_child], cmodel)
+        trec = MeshRecord(meshes, np.stack([layout.model, layout.rep], axis=1),
+                          arr.positions, arr.v_start,
+                          np.full(len(meshes), materials.COLOR_ATTR in arr.point_colors))
         prog.update(3)
     obj_obs = import_objects(context, lvl, created, name, mats, notes) if objects else []
     prog.update(4)
@@ -206,4 +215,7 @@ def _import(context, lvl, created, name, collision, objects, vertex_colors, merg
         # does not evaluate (nor draw) one more object per tile
         lc = context.view_layer.layer_collection.children[root.name]
         lc.children[f"{name} Collision"].exclude = True
+    if merge != "ZONE" and path:
+        edit_track.remember(context, root, edit_track.Imported(
+            path, trec, crec, [m for m in created.of_kind("materials")]))
     return root

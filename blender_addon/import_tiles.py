@@ -16,7 +16,7 @@ import numpy as np
 import wadkit
 
 from . import convert, materials
-from .mesh_build import MeshArrays, drop_degenerate
+from .mesh_build import MeshArrays, ranges, starts
 
 # names the export reads back
 PROP_TILE = "wadkit_tile"           # object: tile index in the source level
@@ -62,39 +62,55 @@ class TileLayout:
         self.model = tmodel[self.rep]
 
 
+def model_arrays(models):
+    """All models back to back: (positions (ΣV,3) f32 file space, v_start
+    (M+1,), triangles (ΣT,3) int64 model-local, t_start (M+1,))."""
+    pos = [np.asarray(m.positions, np.float32).reshape(-1, 3) for m in models]
+    tri = [np.asarray(m.triangles, np.int64).reshape(-1, 3) for m in models]
+    v_start = starts([len(p) for p in pos])
+    t_start = starts([len(t) for t in tri])
+    return (np.concatenate(pos) if pos else np.zeros((0, 3), np.float32), v_start,
+            np.concatenate(tri) if tri else np.zeros((0, 3), np.int64), t_start)
+
+
 def tile_mesh_arrays(layout: TileLayout, models, wm, vertex_colors: bool, mat_of_texture):
     """MeshArrays of all tile meshes (one per layout group) and each mesh's
-    material list. mat_of_texture(texture (F,)) -> material number (F,)."""
-    g_models = [models[int(m)] for m in layout.model]
-    pos = [np.asarray(m.positions, np.float32).reshape(-1, 3) for m in g_models]
-    nv = np.array([len(p) for p in pos], np.int64)
-    v_start = np.concatenate([[0], np.cumsum(nv)])
-    tris, faces = [], []
-    for g, m in enumerate(g_models):
-        tri = np.asarray(m.triangles, np.int64).reshape(-1, 3)
-        keep = drop_degenerate(tri)
-        r = int(layout.rep[g])
-        if len(tri) and layout.f_start[r + 1] - layout.f_start[r] != len(tri):
-            raise ValueError(f"tile {r}: the world mesh has "
-                             f"{layout.f_start[r + 1] - layout.f_start[r]} faces, "
-                             f"its model {len(tri)}")
-        tris.append(tri[keep] + v_start[g])
-        faces.append(layout.f_start[r] + keep)
-    nf = np.array([len(t) for t in tris], np.int64)
-    f_start = np.concatenate([[0], np.cumsum(nf)])
-    face = np.concatenate(faces) if faces else np.zeros(0, np.int64)
-    corner_vert = np.concatenate(tris).reshape(-1) if tris else np.zeros(0, np.int64)
-    positions = convert.to_blender(np.concatenate(pos) if pos else np.zeros((0, 3)))
+    material list. mat_of_texture(texture (F,)) -> material number (F,).
+    layout.model indexes `models`."""
+    m_pos, m_vstart, m_tri, m_tstart = model_arrays(models)
+    gm = np.asarray(layout.model, np.int64)
+    rep = np.asarray(layout.rep, np.int64)
+    g = len(gm)
+    nv = np.diff(m_vstart)[gm]
+    nt = np.diff(m_tstart)[gm]
+    v_start = starts(nv)
+    in_wm = layout.f_start[rep + 1] - layout.f_start[rep]
+    bad = np.flatnonzero((nt > 0) & (in_wm != nt))
+    if len(bad):
+        k = int(bad[0])
+        raise ValueError(f"tile {int(rep[k])}: the world mesh has {int(in_wm[k])} faces, "
+                         f"its model {int(nt[k])}")
+    tri = m_tri[ranges(m_tstart[gm], nt)]
+    g_of_t = np.repeat(np.arange(g), nt)
+    keep = np.flatnonzero((tri[:, 0] != tri[:, 1]) & (tri[:, 1] != tri[:, 2])
+                          & (tri[:, 0] != tri[:, 2]))       # drop_degenerate, all at once
+    local_face = np.arange(len(tri)) - np.repeat(starts(nt)[:-1], nt)
+    gk = g_of_t[keep]
+    face = layout.f_start[rep][gk] + local_face[keep]
+    corner_vert = (tri[keep] + v_start[gk][:, None]).reshape(-1)
+    nf = np.bincount(gk, minlength=g).astype(np.int64)
+    f_start = starts(nf)
+    positions = convert.to_blender(m_pos[ranges(m_vstart[gm], nv)])
     arr = MeshArrays(positions, v_start, corner_vert,
                      np.arange(0, 3 * len(face) + 1, 3), f_start)
     arr.uv = convert.flip_v(np.asarray(wm["uv"], np.float32)[face]).reshape(-1, 2)
     if vertex_colors:
         # set 0 of each mesh's tile, and set 1 where it has two or more
         vi = np.arange(int(v_start[-1])) - np.repeat(v_start[:-1], nv)
-        first = np.repeat(layout.color_start[layout.rep], nv) + vi
+        first = np.repeat(layout.color_start[rep], nv) + vi
         arr.point_colors[materials.COLOR_ATTR] = (
             wadkit.eng.colors_to_display(layout.colors[first]), None)
-        has2 = layout.sets[layout.rep] >= 2
+        has2 = layout.sets[rep] >= 2
         if has2.any():
             second = np.where(np.repeat(has2, nv), first + np.repeat(nv, nv), first)
             arr.point_colors[materials.COLOR2_ATTR] = (
@@ -102,8 +118,7 @@ def tile_mesh_arrays(layout: TileLayout, models, wm, vertex_colors: bool, mat_of
     texture = np.asarray(wm["texture"], np.int64)[face]
     arr.face_int = {ATTR_TEXTURE: texture,
                     ATTR_FLAGS: np.asarray(wm["face_flags"], np.int64)[face]}
-    gi = np.repeat(np.arange(len(nf)), nf)
-    arr.material_index, slot_mats = face_slots(gi, mat_of_texture(texture), len(nf))
+    arr.material_index, slot_mats = face_slots(gk, mat_of_texture(texture), g)
     return arr, slot_mats
 
 

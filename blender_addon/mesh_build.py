@@ -11,6 +11,8 @@ from __future__ import annotations
 import bpy
 import numpy as np
 
+from .build import new_ids
+
 
 def drop_degenerate(triangles: np.ndarray) -> np.ndarray:
     """Indices of triangles whose three corners are distinct vertices
@@ -18,6 +20,22 @@ def drop_degenerate(triangles: np.ndarray) -> np.ndarray:
     t = triangles
     ok = (t[:, 0] != t[:, 1]) & (t[:, 1] != t[:, 2]) & (t[:, 0] != t[:, 2])
     return np.flatnonzero(ok)
+
+
+def starts(counts) -> np.ndarray:
+    """(n+1,) int64 run starts of runs of these lengths."""
+    out = np.zeros(len(counts) + 1, np.int64)
+    np.cumsum(counts, out=out[1:])
+    return out
+
+
+def ranges(first: np.ndarray, counts: np.ndarray) -> np.ndarray:
+    """Concatenated aranges first[k] .. first[k] + counts[k]."""
+    counts = np.asarray(counts, np.int64)
+    total = int(counts.sum())
+    if not total:
+        return np.zeros(0, np.int64)
+    return np.repeat(np.asarray(first, np.int64) - starts(counts)[:-1], counts) + np.arange(total)
 
 
 def run_starts(sorted_keys: np.ndarray, n: int) -> np.ndarray:
@@ -133,10 +151,11 @@ def _edges(a: MeshArrays):
     return ev_local.reshape(-1), e_start, corner_edge
 
 
-def build_meshes(names: list[str], a: MeshArrays, materials=None) -> list:
+def build_meshes(names: list[str], a: MeshArrays, materials=None, created=None) -> list:
     """One bpy mesh per run of `a`, named by names; materials: per mesh the
     list of its material slots (appended before any object uses the mesh:
-    Blender then has no objects to bring up to date). Returns the meshes.
+    Blender then has no objects to bring up to date). Returns the meshes,
+    recorded in `created` (build.Created) as soon as they exist.
 
     Blender 4+ keeps topology in attributes (".corner_vert", ".edge_verts"
     ...): setting those is a copy, where the MeshLoop/MeshEdge properties
@@ -158,14 +177,15 @@ def build_meshes(names: list[str], a: MeshArrays, materials=None) -> list:
     ints = [(n, np.ascontiguousarray(v, np.int32)) for n, v in a.face_int.items()]
     pints = [(n, np.ascontiguousarray(v, np.int32)) for n, v in a.point_int.items()]
     fast = bpy.app.version >= (4, 0, 0)
-    out = []
-    new = bpy.data.meshes.new
+    out = new_ids(bpy.data.meshes, names[:g])
+    if created is not None:
+        created.add_all("meshes", out)
     for i in range(g):
         v0, v1 = int(a.v_start[i]), int(a.v_start[i + 1])
         e0, e1 = int(e_start[i]), int(e_start[i + 1])
         c0, c1 = int(corner_start[i]), int(corner_start[i + 1])
         f0, f1 = int(a.f_start[i]), int(a.f_start[i + 1])
-        me = new(names[i])
+        me = out[i]
         me.vertices.add(v1 - v0)
         me.edges.add(e1 - e0)
         me.loops.add(c1 - c0)
@@ -209,7 +229,6 @@ def build_meshes(names: list[str], a: MeshArrays, materials=None) -> list:
             ms = me.materials
             for m in materials[i]:
                 ms.append(m)
-        out.append(me)
     return out
 
 
