@@ -6,6 +6,9 @@ VENV ?= $(HOME)/.cache/wadkit/venv-$(REQ_HASH)
 VPY := $(VENV)/bin/python
 PYTEST := $(VENV)/bin/pytest
 SAN_DIR := build/sanitize
+# pytest-xdist workers for test-plain and sanitize (one per core; 0 = none)
+PYTEST_JOBS ?= $(shell nproc 2>/dev/null || echo 1)
+PYTEST_XDIST := $(if $(filter 0 1,$(PYTEST_JOBS)),,-n $(PYTEST_JOBS))
 export WADKIT_WERROR ?= 1
 
 .PHONY: all deps build test test-plain sanitize demo wheel check-static clean
@@ -30,7 +33,7 @@ test: test-plain sanitize test-blender fuzz-smoke
 
 # pytest exits 5 when it collected nothing: that is a failure here.
 test-plain: build
-	PYTHONPATH=$(CURDIR) $(PYTEST) tests -q -p no:cacheprovider; rc=$$?; \
+	PYTHONPATH=$(CURDIR) $(PYTEST) tests -q -p no:cacheprovider $(PYTEST_XDIST); rc=$$?; \
 	  if [ $$rc -eq 5 ]; then echo "no tests collected" >&2; exit 1; fi; exit $$rc
 
 # The whole suite against an ASan + UBSan build of the extension
@@ -45,7 +48,7 @@ sanitize: deps
 	  ASAN_OPTIONS=detect_leaks=1:abort_on_error=1:strict_string_checks=1 \
 	  LSAN_OPTIONS=suppressions=$(CURDIR)/tools/lsan.supp:print_suppressions=0 \
 	  UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
-	  $(PYTEST) $(SANITIZE_TESTS) -q -p no:cacheprovider; rc=$$?; \
+	  $(PYTEST) $(SANITIZE_TESTS) -q -p no:cacheprovider $(PYTEST_XDIST); rc=$$?; \
 	  if [ $$rc -eq 5 ]; then echo "no tests collected" >&2; exit 1; fi; exit $$rc
 
 # The sample levels (wadkit/samples, no game data): WAD, .glb, PNG pages.
