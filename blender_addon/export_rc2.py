@@ -28,7 +28,7 @@ import wadkit
 from . import export_common as common
 from .export_common import ExportError
 from .export_rc2_collision import collision as collision_edit
-from .export_rc2_instances import KINDS, Instances, is_instance
+from .export_rc2_instances import MESHES, Instances, instance_of, placements
 from .export_rc2_terrain import terrain as terrain_edit
 from .import_rc2 import (ATTR_PATCH, PARTS, PROP_CLASS, PROP_DIGEST, PROP_KIND, PROP_LOD,
                          PROP_PART, PROP_PARTS, PROP_SOURCE, PROP_WORLD, PROP_WORLD_FIELD,
@@ -71,33 +71,36 @@ class _Scan:
         self.instances = []
         classes = [c for c in root.children_recursive if c.get(PROP_PART) == "classes"]
         in_classes = {ob.as_pointer() for c in classes for ob in c.all_objects}
-        for ob in sorted(root.all_objects, key=lambda o: o.name):
+        cache: dict = {}
+        terrains, collisions = [], []
+        for ob in root.all_objects:
             kind = ob.get(PROP_KIND)
             if ob.as_pointer() in in_classes:
                 self._class_object(ob, kind, notes)
-            elif kind == "terrain" and self.terrain is None and ob.type == "MESH":
-                self.terrain = ob
-            elif kind == "collision" and self.collision is None and ob.type == "MESH":
-                self.collision = ob
-            elif is_instance(ob):
-                self.instances.append(ob)
+            elif kind == "terrain" and ob.type == "MESH":
+                terrains.append(ob)
+            elif kind == "collision" and ob.type == "MESH":
+                collisions.append(ob)
+            elif (it := instance_of(ob, kind, cache)) is not None:
+                self.instances.append(it)
             else:
                 why = self._why(ob, kind)
                 if why is not None:
                     notes.append(f"{ob.name}: not written ({why})")
-        if self.terrain is None:       # a collection from before wadkit_kind
-            self.terrain = next((ob for ob in root.all_objects if ob.type == "MESH"
-                                 and ATTR_PATCH in ob.data.attributes), None)
-            if self.terrain is not None:
-                notes[:] = [n for n in notes if not n.startswith(f"{self.terrain.name}: ")]
+        if not terrains:       # a collection from before wadkit_kind
+            terrains = [ob for ob in root.all_objects if ob.type == "MESH"
+                        and ATTR_PATCH in ob.data.attributes]
+            notes[:] = [n for n in notes if not any(n.startswith(f"{ob.name}: ")
+                                                    for ob in terrains)]
+        for found, kind in ((terrains, "terrain"), (collisions, "collision")):
+            found.sort(key=lambda o: o.name)
+            setattr(self, kind, found[0] if found else None)
+            for ob in found[1:]:
+                notes.append(f"{ob.name}: not written (a second {kind} object; the export "
+                             f"writes {found[0].name}, a level has one)")
         # class meshes shown by linked duplicates: an edit is new class geometry
-        done = set()
-        for ob in self.instances:
-            me = ob.data if ob.type == "MESH" else None
-            if me is None or me.as_pointer() in done:
-                continue
-            done.add(me.as_pointer())
-            if me.get(PROP_KIND) in KINDS and _edited(me):
+        for me, ob in cache.get(MESHES, []):
+            if _edited(me):
                 notes.append(f"{ob.name}: its class mesh '{me.name}' was edited; class "
                              "geometry is not written (the instance is, with its class)")
 
@@ -112,9 +115,6 @@ class _Scan:
                     and not _edited(ob.data):
                 return None
             return f"{what} is not written back; the edit of its mesh is lost"
-        if kind in ("terrain", "collision"):
-            return (f"a second {kind} object; the export writes the first by name, "
-                    "a level has one")
         if ob.type == "MESH":
             return ("a mesh that is no terrain patch, collision or class mesh; new "
                     "geometry is written only as terrain faces (join it into the terrain "
@@ -218,7 +218,7 @@ def export_rc2(context, filepath: str, base_path: str | None = None):
     scan = _Scan(root, notes)
     parts = _imported_parts(root)
     inst = Instances(lvl, ed, notes, [_PART_KIND[p] for p in parts if p in _PART_KIND])
-    if inst.plan(scan.instances):
+    if inst.plan(scan.instances, placements(root, [it[0] for it in scan.instances])):
         changed.append("instances")
     if scan.terrain is not None:
         if root.get(PROP_LOD, 0) != 0:

@@ -12,9 +12,9 @@ its neighbour's), and a note counts them; without that attribute the
 collision is not written (a note says so)."""
 from __future__ import annotations
 
+import bpy
 import numpy as np
 
-from .export_rc2_instances import placement
 from .import_rc2 import ATTR_TAG, collision_faces
 from .mesh_build import ranges
 
@@ -35,19 +35,28 @@ def read(ob) -> dict:
     tag per face from the materials (-1: the face's material holds none)."""
     me = ob.data
     nv, nl, nf = len(me.vertices), len(me.loops), len(me.polygons)
+    fast = bpy.app.version >= (4, 0, 0)     # attributes copied whole
     co = np.empty(nv * 3, np.float32)
-    me.vertices.foreach_get("co", co)
+    corners = np.empty(nl, np.int32)
+    if fast:
+        me.attributes["position"].data.foreach_get("vector", co)
+        if nl:
+            me.attributes[".corner_vert"].data.foreach_get("value", corners)
+    else:
+        me.vertices.foreach_get("co", co)
+        me.loops.foreach_get("vertex_index", corners)
     co = co.reshape(-1, 3)
-    m = placement(ob)
+    m = np.array(ob.matrix_basis if ob.parent is None else ob.matrix_world, np.float64)
     if not np.array_equal(m, np.eye(4)):
         co = (co @ m[:3, :3].T + m[:3, 3]).astype(np.float32)
-    corners = np.empty(nl, np.int32)
-    me.loops.foreach_get("vertex_index", corners)
-    sizes, starts = np.empty(nf, np.int32), np.empty(nf, np.int32)
-    me.polygons.foreach_get("loop_total", sizes)
+    starts = np.empty(nf, np.int32)
     me.polygons.foreach_get("loop_start", starts)
-    mi = np.empty(nf, np.int32)
-    me.polygons.foreach_get("material_index", mi)
+    sizes = np.diff(np.append(starts, np.int32(nl)))
+    if len(sizes) and sizes.min() < 3:       # faces not stored in corner order
+        me.polygons.foreach_get("loop_total", sizes)
+    mi = _face_int(me, "material_index", nf)
+    if mi is None:
+        mi = np.zeros(nf, np.int32)
     slot_tag = []
     for slot in ob.material_slots:
         t = slot.material.get(ATTR_TAG) if slot.material is not None else None

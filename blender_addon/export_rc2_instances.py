@@ -30,37 +30,88 @@ import numpy as np
 from .import_rc2 import PROP_CLASS, PROP_INSTANCE, PROP_KIND
 
 KINDS = ("tie", "shrub", "moby")
+MESHES = "meshes"
 
 
-def shown_class(ob) -> tuple[str | None, int | None, str | None]:
+def shown_class(ob, cache: dict | None = None) -> tuple[str | None, int | None, str | None]:
     """(kind, class) of the class mesh or class collection ob shows, else
-    (None, None, what it shows instead: None for a plain empty)."""
-    if ob.type == "MESH":
-        src, what = ob.data, f"mesh '{ob.data.name}'"
-    elif ob.type == "EMPTY":
-        src = ob.instance_collection if ob.instance_type == "COLLECTION" else None
-        if src is None:
+    (None, None, what it shows instead: None for a plain empty). cache:
+    a dict kept over calls (objects share their class's mesh or
+    collection); cache[MESHES] collects the class meshes shown."""
+    t = ob.type
+    if t == "EMPTY":
+        src = ob.instance_collection
+        if src is None or ob.instance_type != "COLLECTION":
             return None, None, None
-        what = f"collection '{src.name}'"
+    elif t == "MESH":
+        src = ob.data
     else:
-        return None, None, f"a {ob.type.lower()} object"
-    kind, cid = src.get(PROP_KIND), src.get(PROP_CLASS)
-    if kind in KINDS and isinstance(cid, int):
-        return kind, cid, None
-    return None, None, what
+        return None, None, f"a {t.lower()} object"
+    key = src.as_pointer()
+    hit = cache.get(key) if cache is not None else None
+    if hit is None:
+        kind, cid = src.get(PROP_KIND), src.get(PROP_CLASS)
+        if kind in KINDS and isinstance(cid, int):
+            hit = (kind, cid, None)
+            if t == "MESH" and cache is not None:
+                cache.setdefault(MESHES, []).append((src, ob))
+        else:
+            hit = (None, None, (f"mesh '{src.name}'" if t == "MESH"
+                                else f"collection '{src.name}'"))
+        if cache is not None:
+            cache[key] = hit
+    return hit
 
 
-def is_instance(ob) -> bool:
-    """ob is written as an instance: it has an instance kind, or shows a
-    class mesh or class collection."""
-    return ob.get(PROP_KIND) in KINDS or shown_class(ob)[0] is not None
+def instance_of(ob, own, cache: dict) -> tuple | None:
+    """(ob, own kind (its wadkit_kind), wadkit_instance, shown_class())
+    when ob is written as an instance (it has an instance kind, or shows a
+    class mesh or class collection), else None."""
+    shown = shown_class(ob, cache)
+    if own in KINDS or shown[0] is not None:
+        return ob, own, ob.get(PROP_INSTANCE), shown
+    return None
 
 
-def placement(ob) -> np.ndarray:
-    """The object's world matrix as Blender shows it now: matrix_basis
-    follows location / rotation / scale at once, matrix_world only after
-    the next evaluation (a parented object: matrix_world)."""
-    return np.array(ob.matrix_basis if ob.parent is None else ob.matrix_world, np.float64)
+def placements(coll, objects) -> np.ndarray:
+    """(N, 4, 4) float64: where each of objects (all in coll.all_objects)
+    is now. matrix_basis (one foreach_get for the collection) follows
+    location / rotation / scale at once, matrix_world only after the next
+    evaluation; a parented object: its matrix_world."""
+    every = list(coll.all_objects)
+    buf = np.empty(16 * len(every), np.float32)
+    if every:
+        coll.all_objects.foreach_get("matrix_basis", buf)
+    at = {ob.as_pointer(): k for k, ob in enumerate(every)}
+    m = buf.reshape(-1, 4, 4).transpose(0, 2, 1).astype(np.float64)
+    out = m[[at[ob.as_pointer()] for ob in objects]] if objects else np.zeros((0, 4, 4))
+    for k, ob in enumerate(objects):
+        if ob.parent is not None:
+            out[k] = np.array(ob.matrix_world, np.float64)
+    return out
+
+
+def _still(inst, holders: dict) -> dict:
+    """{instance: [object still where the import put it, per object of its
+    group]}: the placement equals the stored matrix, or what Blender makes
+    of it (a sheared matrix comes back as location / rotation / scale)."""
+    from mathutils import Matrix
+    if not holders:
+        return {}
+    stored = np.asarray(inst.matrix, np.float64)
+    idx = np.array([i for i, g in holders.items() for _ in g], np.int64)
+    now = np.array([m for g in holders.values() for *_, m in g], np.float64)
+    ref = stored[idx]
+    ok = (np.abs(now - ref) <= 1e-5 + 1e-6 * np.abs(ref)).all(axis=(1, 2))
+    for k in np.flatnonzero(~ok).tolist():
+        back = Matrix(ref[k].tolist())
+        back = np.array(Matrix.LocRotScale(*back.decompose()))
+        ok[k] = bool((np.abs(now[k] - back) <= 1e-5 + 1e-6 * np.abs(back)).all())
+    out, k = {}, 0
+    for i, g in holders.items():
+        out[i] = ok[k:k + len(g)].tolist()
+        k += len(g)
+    return out
 
 
 class Instances:
@@ -70,30 +121,30 @@ class Instances:
     def __init__(self, lvl, ed, notes: list, imported_kinds):
         self.lvl, self.ed, self.notes = lvl, ed, notes
         self.imported = set(imported_kinds)
-        # (kind, number in the edit) -> object name, for errors of apply()
-        self.names: dict[tuple[str, int], str] = {}
+        # (kind, number in the edit) -> object, for errors of apply()
+        self.names: dict[tuple[str, int], object] = {}
         self.deleted: dict[str, set] = {k: set() for k in KINDS}
         self._ids: dict[str, set] = {}
 
-    def plan(self, objects) -> bool:
-        """Edits for these objects (each is_instance); True when any."""
-        from mathutils import Matrix
+    def plan(self, items, matrices) -> bool:
+        """Edits for these objects (instance_of() of each) at these
+        placements ((N, 4, 4), placements()); True when any."""
         by_kind: dict[str, list] = {k: [] for k in KINDS}
-        for ob in sorted(objects, key=lambda o: o.name):
-            kind, cid, what = shown_class(ob)
-            own = ob.get(PROP_KIND)
+        names = [it[0].name for it in items]
+        for j in sorted(range(len(items)), key=names.__getitem__):
+            ob, own, i, (kind, cid, what) = items[j]
             if kind is None:
                 kind = own if own in KINDS else None
-            elif own in KINDS and own != kind and isinstance(ob.get(PROP_INSTANCE), int):
-                self.notes.append(f"{ob.name}: a {own} that shows {kind} class {cid}; a "
+            elif own in KINDS and own != kind and isinstance(i, int):
+                self.notes.append(f"{names[j]}: a {own} that shows {kind} class {cid}; a "
                                   f"{own} cannot take a {kind} class (its class is kept)")
                 kind, cid = own, None
             if kind is None:
                 continue
-            by_kind[kind].append((ob, cid, what))
+            by_kind[kind].append((ob, own, i, cid, what, matrices[j]))
         changed = False
         for kind, obs in by_kind.items():
-            changed |= self._kind(kind, obs, Matrix)
+            changed |= self._kind(kind, obs)
         return changed
 
     def _class(self, kind, ob, shown, what, old) -> int | None:
@@ -132,46 +183,42 @@ class Instances:
             self._ids[kind] = set(getattr(self.lvl, kind + "_classes").ids.tolist())
         return self._ids[kind]
 
-    def _kind(self, kind, obs, Matrix) -> bool:
+    def _kind(self, kind, obs) -> bool:
         inst = getattr(self.lvl, kind + "s")
         n = len(inst)
         ed, changed = self.ed, False
         old_cls = np.asarray(inst.class_id).tolist()
         holders: dict[int, list] = {}
         new = []
-        for ob, cid, what in obs:
-            i = ob.get(PROP_INSTANCE)
-            if ob.get(PROP_KIND) == kind and isinstance(i, int) and not isinstance(i, bool) \
-                    and 0 <= i < n:
-                holders.setdefault(i, []).append((ob, cid, what))
+        for ob, own, i, cid, what, m in obs:
+            if own == kind and isinstance(i, int) and not isinstance(i, bool) and 0 <= i < n:
+                holders.setdefault(i, []).append((ob, cid, what, m))
             else:
                 if i is not None:
                     self.notes.append(f"{ob.name}: {PROP_INSTANCE} {i!r} is no {kind} of "
                                       "the level; written as a new instance")
-                new.append((ob, cid, what, None))
+                new.append((ob, cid, what, m, None))
+        still = _still(inst, holders)
         for i, group in holders.items():
-            stored = Matrix(np.asarray(inst.matrix[i], np.float64).tolist())
-            as_imported = np.array(Matrix.LocRotScale(*stored.decompose()))
-            still = [np.allclose(placement(o), as_imported, rtol=1e-6, atol=1e-5)
-                     for o, _, _ in group]
+            flags = still[i]
             # the first (by name) still where the instance was keeps it; else the first
-            k = still.index(True) if any(still) else 0
-            ob, cid, what = group[k]
-            self.names[(kind, i)] = ob.name
+            k = flags.index(True) if any(flags) else 0
+            ob, cid, what, m = group[k]
+            self.names[(kind, i)] = ob
             c = self._class(kind, ob, cid, what, old_cls[i])
             if c != old_cls[i]:
                 ed.set_class(kind, i, c)
                 changed = True
-            if not still[k]:
-                ed.move(kind, i, placement(ob).astype(np.float32))
+            if not flags[k]:
+                ed.move(kind, i, m.astype(np.float32))
                 changed = True
-            new += [(o, c2, w, i) for j, (o, c2, w) in enumerate(group) if j != k]
-        for ob, cid, what, like in new:        # before the deletes: like stays valid
+            new += [(*g, i) for j, g in enumerate(group) if j != k]
+        for ob, cid, what, m, like in new:     # before the deletes: like stays valid
             c = self._class(kind, ob, cid, what, None if like is None else old_cls[like])
             if c is None:
                 continue
-            k = ed.add(kind, c, placement(ob).astype(np.float32), like=like)
-            self.names[(kind, k)] = ob.name
+            k = ed.add(kind, c, m.astype(np.float32), like=like)
+            self.names[(kind, k)] = ob
             changed = True
         if kind in self.imported:
             for i in sorted(set(range(n)) - set(holders)):
@@ -191,5 +238,5 @@ class Instances:
         kind, k = hit.group(1), int(hit.group(2))
         gone = self.deleted[kind]
         kept = [i for i in range(self.ed.instance_count(kind)) if i not in gone]
-        name = self.names.get((kind, kept[k])) if k < len(kept) else None
-        return f"{name}: {message}" if name else message
+        ob = self.names.get((kind, kept[k])) if k < len(kept) else None
+        return f"{ob.name}: {message}" if ob is not None else message
