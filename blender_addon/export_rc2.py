@@ -165,8 +165,7 @@ def _world_rgb(w) -> list[tuple]:
     """The colours the world shows: its Background node's and its viewport
     colour, as display bytes."""
     out = []
-    tree = w.node_tree if getattr(w, "use_nodes", True) or bpy.app.version >= (5, 0, 0) \
-        else None
+    tree = w.node_tree          # the import made it (use_nodes before Blender 5)
     bg = next((n for n in tree.nodes if n.type == "BACKGROUND"), None) if tree else None
     if bg is not None:
         out.append(tuple(bg.inputs["Color"].default_value)[:3])
