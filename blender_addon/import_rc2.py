@@ -10,7 +10,7 @@ a class without a mesh (no data in the level, a moby without a mesh, a
 class that does not decode) are empties named by their class. The sky
 shells sit on a large sphere around the level; collision has one material
 per tag and is hidden from render; the level's background colour becomes
-the world colour. docs/blender.md, "File > Import > Ratchet & Clank 2".
+the world colour. docs/blender-rc2.md, "File > Import > Ratchet & Clank 2".
 
 The custom properties below are what an exporter reads to map objects back
 to the level (blender_addon/export_rc2.py); they are set nowhere else."""
