@@ -1,6 +1,6 @@
 /* The RC2 gameplay writer: edited instances, class lists, ambient records,
- * groups and settings, every other block copied. docs/formats/rc2.md
- * ("Rewriting the gameplay"). */
+ * groups and settings, every other block copied. docs/formats/rc2-writing.md
+ * ("Gameplay"). */
 #include "rc2_gameplay_write.h"
 
 #include <math.h>
@@ -454,7 +454,7 @@ slot_part (const WkRc2Gameplay *gp, const WkRc2GameplayEdit *e, const WkRc2Block
 
 /* Blocks sorted[first..last) share one offset (two header slots, one
  * block): the block keeps its bytes, or the edit is refused — rewriting it
- * for one slot would rewrite what the other slot reads. docs/formats/rc2.md
+ * for one slot would rewrite what the other slot reads. docs/formats/rc2-writing.md
  * ("Writing a level back", "Gameplay"). */
 static gboolean
 shared_block (const WkRc2Gameplay *gp, const WkRc2GameplayEdit *e,
