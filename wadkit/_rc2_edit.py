@@ -16,7 +16,7 @@ says what was done); save() / to_bytes() of that level give the file.
     new = ed.apply()
     new.save("LEVEL0_EDITED.WAD")
 
-Rules (docs/formats/rc2.md, "Editing a level" and "Saving a level"):
+Rules (docs/formats/rc2-writing.md, "Writing a level back" and "Saving a level"):
 
 - Terrain: positions (V, 3), uv (T, 3, 2), color (T, 3, 4) (1.0 = the
   PS2's 0x80), texture (T,) in the layout of terrain(0) — the triangles

@@ -78,7 +78,7 @@ def _patch(h, px: int, py: int) -> dict:
 
 
 def _gameplay() -> bytes:
-    """A gameplay with no blocks (docs/formats/rc2.md, "Gameplay"; the
+    """A gameplay with no blocks (docs/formats/rc2-gameplay.md, "Gameplay"; the
     header is written in C) [assumed: the sample places no instances yet],
     then a tag and the patch grid (the sample's own, no game layout), up to
     256 bytes."""

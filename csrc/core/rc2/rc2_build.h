@@ -3,7 +3,7 @@
  * and the tfrag texture table, gs_ram with the palettes in CLUT order,
  * core_data = tfrags block + empty occlusion/sky/collision regions +
  * texels, compressed with WAD-LZ) and a WAD-LZ gameplay extent.
- * See docs/formats/rc2.md and docs/samples.md. */
+ * See docs/formats/rc2-tfrag.md and docs/samples.md. */
 #pragma once
 #include <glib.h>
 

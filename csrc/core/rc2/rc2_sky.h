@@ -3,7 +3,7 @@
  * {s32 cluster count, s32 flags (bit 0: untextured)} and its 0x20-byte
  * cluster headers; a cluster holds s16 vertices {x, y, z, alpha}, one
  * 4-byte "ST" record per vertex and faces {u8 i0, i1, i2, texture}. All
- * offsets from the block start. See docs/formats/rc2.md ("Sky"). */
+ * offsets from the block start. See docs/formats/rc2-collision-sky.md ("Sky"). */
 #pragma once
 #include <glib.h>
 
