@@ -1,0 +1,161 @@
+"""Where the RC2 export spends its time in Blender, for a by-hand look
+(docs/blender-rc2.md "Speed"): each step of the add-on timed by wrapping
+its functions, with wm.obj_export of the same scene in the same run.
+Medians of ROUNDS; the unchanged exports first (nothing edited), then
+the modified ones (vertices of ten patches and twenty ties moved before
+each and the scene evaluated,
+as in bench/blender_child_rc2.py). --cprofile: a cProfile of one
+unchanged export instead (the 25 largest cumulative entries).
+
+    <bpy venv>/bin/python tools/profile_blender_rc2.py LEVEL.wad [ROUNDS] [--cprofile]
+
+LEVEL.wad: e.g. build/bench/rc2_edit.wad (`python -m bench --only
+blender_rc2` writes it). Not a test and not part of make bench: it prints
+milliseconds, not ratios."""
+from __future__ import annotations
+
+import collections
+import os
+import statistics
+import sys
+import tempfile
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, ROOT)
+
+import bpy  # noqa: E402
+import numpy as np  # noqa: E402
+
+import blender_addon  # noqa: E402
+from blender_addon import (edit_track, export_rc2, export_rc2_collision,  # noqa: E402
+                           export_rc2_instances, export_rc2_terrain)
+
+import wadkit  # noqa: E402
+
+T: dict[str, float] = collections.defaultdict(float)
+
+
+def wrap(owner, name: str, label: str) -> None:
+    f = getattr(owner, name)
+
+    def timed(*a, **k):
+        t = time.perf_counter()
+        try:
+            return f(*a, **k)
+        finally:
+            T[label] += time.perf_counter() - t
+    setattr(owner, name, timed)
+
+
+def wrap_all(wad: str) -> None:
+    for owner, name, label in (
+            (export_rc2.wadkit.rc2, "open", "base level opened"),
+            (export_rc2, "_Scan", "scan of the collection"),
+            (export_rc2, "placements", "placements (matrix_basis)"),
+            (export_rc2.Instances, "plan", "instance plan (all)"),
+            (export_rc2_instances, "_still", "instance plan: still where imported"),
+            (export_rc2.Instances, "_class", "instance plan: class of each object"),
+            (export_rc2, "terrain_edit", "terrain (all)"),
+            (export_rc2_terrain, "_read", "terrain: mesh read whole"),
+            (edit_track, "unchanged", "tracked meshes checked"),
+            (export_rc2, "collision_edit", "collision (all)"),
+            (export_rc2_collision, "read", "collision: mesh read whole"),
+            (export_rc2_collision, "collision_faces", "collision: base faces derived"),
+            (export_rc2, "_settings", "settings and world"),
+    ):
+        if hasattr(owner, name):
+            wrap(owner, name, label)
+    lvl_type = type(wadkit.rc2.open(wad))
+    wrap(lvl_type, "save", "written (save)")
+    wrap(lvl_type, "edit", "LevelEdit made")
+    for name, label in (("terrain", "lvl.terrain(0)"), ("collision", "lvl.collision()")):
+        if hasattr(lvl_type, name):
+            wrap(lvl_type, name, label)
+    ed_type = type(wadkit.rc2.open(wad).edit())
+    wrap(ed_type, "apply", "edits applied (wadkit, C)")
+
+
+def level(wad: str):
+    bpy.ops.wm.read_factory_settings(use_empty=True)
+    try:
+        blender_addon.register()
+    except ValueError:
+        pass
+    bpy.ops.import_scene.wadkit_rc2(filepath=wad, lod=0)
+    root = next(c for c in bpy.data.collections if c.get("wadkit_format") == "rc2")
+    (ob,) = [o for o in root.all_objects if o.get("wadkit_kind") == "terrain"]
+    ties = sorted((o for o in root.all_objects if o.get("wadkit_kind") == "tie"),
+                  key=lambda o: o["wadkit_instance"])
+    return ob, ties
+
+
+def modify(ob, ties, r: int, rng) -> None:
+    me = ob.data
+    patch = np.empty(len(me.polygons), np.int32)
+    me.attributes["wadkit_patch"].data.foreach_get("value", patch)
+    for p in rng.choice(int(patch.max()) + 1, 10, replace=False):
+        f = int(np.flatnonzero(patch == p)[0])
+        me.vertices[me.polygons[f].vertices[0]].co.z += 0.25
+    for t in ties[r::max(1, len(ties) // 20)][:20]:
+        t.location.z += 0.5
+
+
+def main(wad: str, rounds: int) -> None:
+    work = tempfile.mkdtemp(prefix="wadkit-profile-")
+    out_wad, out_obj = os.path.join(work, "o.wad"), os.path.join(work, "o.obj")
+    ob, ties = level(wad)
+    wrap_all(wad)
+    runs = collections.defaultdict(list)
+    for _ in range(rounds):
+        t = time.perf_counter()
+        bpy.ops.wm.obj_export(filepath=out_obj, export_selected_objects=False,
+                              export_materials=False)
+        runs["wm.obj_export"].append(time.perf_counter() - t)
+        T.clear()
+        t = time.perf_counter()
+        bpy.ops.export_scene.wadkit_rc2(filepath=out_wad)
+        runs["export_scene.wadkit_rc2 (unchanged)"].append(time.perf_counter() - t)
+        for k, v in T.items():
+            runs[k].append(v)
+    rng = np.random.default_rng(1)
+    for r in range(rounds):
+        modify(ob, ties, r, rng)
+        t = time.perf_counter()
+        bpy.context.view_layer.update()     # what the viewport does after an edit
+        runs["the edit evaluated (view_layer.update, not timed in the bench)"].append(
+            time.perf_counter() - t)
+        T.clear()
+        t = time.perf_counter()
+        bpy.ops.export_scene.wadkit_rc2(filepath=out_wad)
+        runs["export_scene.wadkit_rc2 (modified)"].append(time.perf_counter() - t)
+        for k, v in T.items():
+            runs["modified: " + k].append(v)
+    print(f"bpy {bpy.app.version_string}, {wad}, medians of {rounds}")
+    for k, v in runs.items():
+        print(f"  {statistics.median(v) * 1e3:8.1f} ms  {k}")
+
+
+def profile(wad: str) -> None:
+    import cProfile
+    import pstats
+    work = tempfile.mkdtemp(prefix="wadkit-profile-")
+    level(wad)
+    bpy.ops.export_scene.wadkit_rc2(filepath=os.path.join(work, "w.wad"))
+    pr = cProfile.Profile()
+    pr.enable()
+    bpy.ops.export_scene.wadkit_rc2(filepath=os.path.join(work, "o.wad"))
+    pr.disable()
+    pstats.Stats(pr).sort_stats("cumulative").print_stats(25)
+
+
+if __name__ == "__main__":
+    try:
+        args = [a for a in sys.argv[1:] if not a.startswith("--")]
+        if "--cprofile" in sys.argv:
+            profile(args[0])
+        else:
+            main(args[0], int(args[1]) if len(args) > 1 else 5)
+    finally:
+        sys.stdout.flush()
+        os._exit(0)      # bpy as a module can hang in its exit handlers
