@@ -101,7 +101,31 @@ def stands_for(material) -> tuple:
     return entries, g if isinstance(g, int) else None
 
 
+def record_one(ob, props) -> MeshRecord:
+    """The record of one mesh as the import made it (ob's; props: a list
+    of ints, what unchanged_one() compares)."""
+    me = ob.data
+    pos = np.empty(len(me.vertices) * 3, np.float32)
+    if FAST:
+        me.attributes["position"].data.foreach_get("vector", pos)
+    else:
+        me.vertices.foreach_get("co", pos)
+    return MeshRecord([me], [props], pos, np.zeros(1, np.int64))
+
+
+def unchanged_one(rec: MeshRecord | None, ob, props) -> bool:
+    """unchanged() for the mesh of object ob alone (shown by ob), props
+    as given to record_one()."""
+    if rec is None or ob.type != "MESH" or len(props) != rec.props.shape[1]:
+        return False
+    return bool(unchanged(rec, [ob.data], np.array([props], np.int64), [[ob]])[0])
+
+
 class Imported:
+    """What one import made: tiles (ENG tile meshes; RC2: the terrain
+    mesh), collision meshes, the materials whose custom properties the
+    export reads (ENG)."""
+
     def __init__(self, source: str, tiles: MeshRecord | None, collision: MeshRecord | None,
                  materials):
         self.key = _file_key(source)

@@ -25,6 +25,7 @@ import numpy as np
 
 import wadkit
 
+from . import edit_track
 from . import export_common as common
 from .export_common import ExportError
 from .export_rc2_collision import collision as collision_edit
@@ -211,8 +212,11 @@ def export_rc2(context, filepath: str, base_path: str | None = None):
     if not base:
         raise ExportError(f"{root.name}: the level collection does not say which "
                           "file it came from; give the base level")
+    # every edit evaluated: Blender reports the changed meshes (edit_track)
+    context.view_layer.update()
     lvl = wadkit.rc2.open(base)
     ed = lvl.edit()
+    session = edit_track.session_for(root, base)
     notes, changed = [], []
     scan = _Scan(root, notes)
     parts = _imported_parts(root)
@@ -223,9 +227,10 @@ def export_rc2(context, filepath: str, base_path: str | None = None):
         if root.get(PROP_LOD, 0) != 0:
             notes.append(f"{scan.terrain.name}: imported at LOD {root[PROP_LOD]}; "
                          "only LOD 0 terrain is written back (not written)")
-        elif terrain_edit(lvl, ed, scan.terrain, notes):
+        elif terrain_edit(lvl, ed, scan.terrain, notes, session):
             changed.append("terrain")
-    if scan.collision is not None and collision_edit(lvl, ed, scan.collision, notes):
+    if scan.collision is not None and collision_edit(lvl, ed, scan.collision, notes,
+                                                     session):
         changed.append("collision")
     new_settings = _settings(lvl, root, notes)
     try:

@@ -15,6 +15,7 @@ from __future__ import annotations
 import bpy
 import numpy as np
 
+from . import edit_track
 from .import_rc2 import ATTR_TAG, collision_faces
 from .mesh_build import ranges
 
@@ -28,6 +29,29 @@ def _face_int(me, name, n) -> np.ndarray | None:
     out = np.empty(n, np.int32)
     a.data.foreach_get("value", out)
     return out
+
+
+def slot_tags(ob) -> list[int]:
+    """The collision tag of each material slot (its material's wadkit_tag),
+    -1 for a slot whose material holds none."""
+    out = []
+    for slot in ob.material_slots:
+        t = slot.material.get(ATTR_TAG) if slot.material is not None else None
+        ok = isinstance(t, int) and not isinstance(t, bool) and 0 <= t <= 255
+        out.append(t if ok else -1)
+    return out
+
+
+def tracked_props(ob) -> list[int] | None:
+    """What decides how the mesh of ob is read besides its data (for
+    edit_track): the slots' tags and whether material_index is there; None
+    when ob is moved or a slot holds no tag (those go the whole way)."""
+    tags = slot_tags(ob)
+    eye = np.eye(4)
+    if not tags or min(tags) < 0 or not np.array_equal(np.array(ob.matrix_basis), eye) \
+            or not np.array_equal(np.array(ob.matrix_world), eye):
+        return None
+    return [int(ob.data.attributes.get("material_index") is not None), len(tags)] + tags
 
 
 def read(ob) -> dict:
@@ -57,11 +81,7 @@ def read(ob) -> dict:
     mi = _face_int(me, "material_index", nf)
     if mi is None:
         mi = np.zeros(nf, np.int32)
-    slot_tag = []
-    for slot in ob.material_slots:
-        t = slot.material.get(ATTR_TAG) if slot.material is not None else None
-        ok = isinstance(t, int) and not isinstance(t, bool) and 0 <= t <= 255
-        slot_tag.append(t if ok else -1)
+    slot_tag = slot_tags(ob)
     lut = np.array(slot_tag + [-1], np.int32)
     tag = lut[np.where((mi >= 0) & (mi < len(slot_tag)), mi, len(slot_tag))]
     return {"co": co, "corners": corners.astype(np.int64), "sizes": sizes.astype(np.int64),
@@ -69,8 +89,15 @@ def read(ob) -> dict:
             "stored": _face_int(me, ATTR_TAG, nf)}
 
 
-def collision(lvl, ed, ob, notes) -> bool:
-    """The collision edits of object ob into ed; True when it changed."""
+def collision(lvl, ed, ob, notes, session=None) -> bool:
+    """The collision edits of object ob into ed; True when it changed.
+    session: the level's edit_track.Imported (or None): a mesh it vouches
+    for is the import's, which is the base level's collision, and is not
+    read."""
+    if session is not None and session.collision is not None:
+        props = tracked_props(ob)
+        if props is not None and edit_track.unchanged_one(session.collision, ob, props):
+            return False
     r = read(ob)
     no_mat = r["tag"] < 0
     if no_mat.any():

@@ -12,7 +12,7 @@ import re
 import bpy
 import numpy as np
 
-from . import convert, materials
+from . import convert, edit_track, materials
 from .export_common import ExportError
 from .import_rc2 import ATTR_PATCH, ATTR_TEXTURE
 from .mesh_build import drop_degenerate, linear_to_srgb, srgb_to_linear
@@ -28,6 +28,38 @@ def _face_int(me, name, n) -> np.ndarray | None:
     out = np.empty(n, np.int32)
     a.data.foreach_get("value", out)
     return out
+
+
+def slot_textures(ob) -> list[int]:
+    """The tfrag texture of each material slot (its material's name ends in
+    "tfrag NNN"), -1 for a slot whose material names none."""
+    out = []
+    for slot in ob.material_slots:
+        hit = _TFRAG_MATERIAL.search(slot.material.name) if slot.material else None
+        out.append(int(hit.group(1)) if hit else -1)
+    return out
+
+
+def tracked_props(ob) -> list[int] | None:
+    """What decides how the mesh of ob is read besides its data (for
+    edit_track: a change of these tags no mesh): the slots' textures, the
+    UV maps and the active one, whether the colour attribute and
+    material_index are there; None when ob is moved (its matrices are not
+    the identity) or a slot names no texture (those go the whole way)."""
+    tex = slot_textures(ob)
+    if not tex or min(tex) < 0 or not _identity(ob):
+        return None
+    me = ob.data
+    ca = me.color_attributes.get(materials.COLOR_ATTR)
+    return [len(me.uv_layers), me.uv_layers.active_index,
+            int(ca is not None and ca.domain == "CORNER"),
+            int(me.attributes.get("material_index") is not None), len(tex)] + tex
+
+
+def _identity(ob) -> bool:
+    eye = np.eye(4)
+    return np.array_equal(np.array(ob.matrix_basis), eye) and np.array_equal(
+        np.array(ob.matrix_world), eye)
 
 
 def _read(ob) -> dict:
@@ -72,10 +104,7 @@ def _read(ob) -> dict:
     mi = _face_int(me, "material_index", nf)
     if mi is None:
         mi = np.zeros(nf, np.int32)
-    slot_tex = []
-    for slot in ob.material_slots:
-        hit = _TFRAG_MATERIAL.search(slot.material.name) if slot.material else None
-        slot_tex.append(int(hit.group(1)) if hit else -1)
+    slot_tex = slot_textures(ob)
     lut = np.array(slot_tex + [-1], np.int32)
     tex = lut[np.where((mi >= 0) & (mi < len(slot_tex)), mi, len(slot_tex))]
     stored = _face_int(me, ATTR_TEXTURE, nf)
@@ -100,8 +129,16 @@ def _same_topology(r, tri_kept, n_positions) -> bool:
             and np.array_equal(r["loops"], tri_kept.reshape(-1).astype(np.int32)))
 
 
-def terrain(lvl, ed, ob, notes) -> bool:
-    """Terrain edits into ed; True when something changed."""
+def terrain(lvl, ed, ob, notes, session=None) -> bool:
+    """Terrain edits into ed; True when something changed. session: the
+    level's edit_track.Imported (or None): a mesh it vouches for (and
+    whose slots name textures of the level) is as imported, which is the
+    base level's terrain, and is not read."""
+    if session is not None and session.tiles is not None:
+        props = tracked_props(ob)
+        if props is not None and max(props[5:]) < lvl._tfrag_texture_count() \
+                and edit_track.unchanged_one(session.tiles, ob, props):
+            return False
     t = lvl.terrain(0)
     tri = t["triangles"]
     keep = drop_degenerate(tri)
