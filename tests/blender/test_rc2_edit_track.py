@@ -1,0 +1,197 @@
+"""The RC2 export reads the terrain and collision meshes again only when
+Blender reported them changed since the import (blender_addon/edit_track.py,
+docs/blender-rc2.md "Speed"). These tests hold it to that: an unchanged
+level reads neither; every kind of Python edit of either mesh, and every
+change that tags no mesh (a material renamed or its tag edited, the object
+moved) reaches the written level; what the depsgraph cannot see (a hidden
+object, a base file changed on disk, the handler off) is read whole."""
+from __future__ import annotations
+
+import os
+import re
+
+import bmesh
+import bpy
+import numpy as np
+import pytest
+
+import wadkit
+from blender_addon import edit_track, export_rc2_collision, export_rc2_terrain
+from builders import rc2_world as W
+
+pytestmark = pytest.mark.every_blender
+
+
+@pytest.fixture(scope="module")
+def world_bytes():
+    return W.world(**W.SMALL, collision_slack=0x2000)[0]
+
+
+@pytest.fixture
+def level(world_bytes, tmp_path):
+    p = tmp_path / "LEVEL3.WAD"
+    p.write_bytes(world_bytes)
+    return str(p), world_bytes
+
+
+@pytest.fixture
+def reads(monkeypatch):
+    """How many times each export read the terrain / collision mesh whole."""
+    got = {"terrain": 0, "collision": 0}
+    orig_t, orig_c = export_rc2_terrain._read, export_rc2_collision.read
+
+    def read_t(ob):
+        got["terrain"] += 1
+        return orig_t(ob)
+
+    def read_c(ob):
+        got["collision"] += 1
+        return orig_c(ob)
+
+    monkeypatch.setattr(export_rc2_terrain, "_read", read_t)
+    monkeypatch.setattr(export_rc2_collision, "read", read_c)
+    return got
+
+
+def imported(path, **kw):
+    assert bpy.ops.import_scene.wadkit_rc2(filepath=path, **kw) == {"FINISHED"}
+    root = bpy.data.collections["LEVEL3"]
+    (t,) = [o for o in root.all_objects if o.get("wadkit_kind") == "terrain"]
+    (c,) = [o for o in root.all_objects if o.get("wadkit_kind") == "collision"]
+    return t, c
+
+
+def export(tmp_path, name="out.wad"):
+    out = tmp_path / name
+    assert bpy.ops.export_scene.wadkit_rc2(filepath=str(out)) == {"FINISHED"}
+    return out
+
+
+def _nudge(data, prop, width, k=0, by=0.25):
+    vals = np.empty(len(data) * width, np.float32)
+    data.foreach_get(prop, vals)
+    vals[k] += by
+    data.foreach_set(prop, vals)
+
+
+def _bmesh_move(me):
+    bm = bmesh.new()
+    bm.from_mesh(me)
+    bm.verts.ensure_lookup_table()
+    bm.verts[0].co.z += 0.25
+    bm.to_mesh(me)
+    bm.free()
+
+
+def _tfrag_number(name):
+    return int(re.search(r" tfrag (\d+)", name).group(1))
+
+
+def _other_tfrag_material(me):
+    mine = _tfrag_number(me.materials[0].name)
+    return next(m for m in bpy.data.materials
+                if " tfrag " in m.name and _tfrag_number(m.name) != mine)
+
+
+def _rename_material(me):
+    """Slot 0's material renamed to another tfrag texture: no mesh is tagged."""
+    m = me.materials[0]
+    n = (_tfrag_number(m.name) + 1) % W.N_TFRAG_TEX
+    m.name = re.sub(r" tfrag \d+.*$", f" tfrag {n:03d}", m.name)
+
+
+TERRAIN_EDITS = {
+    "vertex co": lambda ob: setattr(ob.data.vertices[0], "co", ob.data.vertices[0].co
+                                    + type(ob.data.vertices[0].co)((0, 0, 0.25))),
+    "position foreach_set": lambda ob: _nudge(ob.data.attributes["position"].data,
+                                              "vector", 3, 2),
+    "uv foreach_set": lambda ob: _nudge(ob.data.uv_layers.active.data, "uv", 2, 0, 0.3),
+    "colour foreach_set": lambda ob: _nudge(ob.data.color_attributes["Col"].data, "color",
+                                            4, 0, -0.5),
+    "material slot": lambda ob: ob.data.materials.__setitem__(
+        0, _other_tfrag_material(ob.data)),
+    "material renamed": lambda ob: _rename_material(ob.data),
+    "bmesh.to_mesh": lambda ob: _bmesh_move(ob.data),
+    "object moved": lambda ob: setattr(ob, "location", (0.0, 0.0, 0.5)),
+}
+
+
+def test_unchanged_level_reads_neither_mesh(scene, level, tmp_path, reads):
+    imported(level[0])
+    assert export(tmp_path).read_bytes() == level[1]
+    assert reads == {"terrain": 0, "collision": 0}
+    # and again after an export: nothing the export does is an edit
+    assert export(tmp_path, "again.wad").read_bytes() == level[1]
+    assert reads == {"terrain": 0, "collision": 0}
+
+
+@pytest.mark.parametrize("edit", sorted(TERRAIN_EDITS))
+def test_every_terrain_edit_reaches_the_file(scene, level, tmp_path, edit, reads):
+    """Edits without mesh.update() or an evaluation: each is written, and
+    the terrain is read whole for it."""
+    t, _ = imported(level[0])
+    TERRAIN_EDITS[edit](t)
+    out = export(tmp_path).read_bytes()
+    assert out != level[1]
+    assert reads == {"terrain": 1, "collision": 0}
+    base = wadkit.rc2.open(level[0]).terrain(0)
+    new = wadkit.rc2.open(str(tmp_path / "out.wad")).terrain(0)
+    assert any(not np.array_equal(base[k], new[k])
+               for k in ("positions", "uv", "color", "texture"))
+
+
+def test_collision_edits_reach_the_file(scene, level, tmp_path, reads):
+    _, c = imported(level[0])
+    _nudge(c.data.attributes["position"].data, "vector", 3, 2, 0.5)
+    assert export(tmp_path).read_bytes() != level[1]
+    assert reads == {"terrain": 0, "collision": 1}
+
+
+def test_collision_tag_edited_on_its_material(scene, level, tmp_path, reads):
+    """A tag material's wadkit_tag changed: no mesh is tagged, the tags of
+    the faces change (the mesh is read whole and written)."""
+    _, c = imported(level[0])
+    m = c.material_slots[0].material
+    m["wadkit_tag"] = (int(m["wadkit_tag"]) + 1) % 256
+    assert export(tmp_path).read_bytes() != level[1]
+    assert reads["collision"] == 1
+    old = wadkit.rc2.open(level[0]).collision()["tag"]
+    new = wadkit.rc2.open(str(tmp_path / "out.wad")).collision()["tag"]
+    assert not np.array_equal(np.sort(old), np.sort(new))
+
+
+def test_hidden_terrain_edit_is_written(scene, level, tmp_path, reads):
+    """A hidden object is not evaluated (its edit is reported only once it
+    is shown): the mesh is read whole, the edit written."""
+    t, _ = imported(level[0])
+    t.hide_set(True)
+    bpy.context.view_layer.update()
+    _nudge(t.data.attributes["position"].data, "vector", 3, 2)
+    assert export(tmp_path).read_bytes() != level[1]
+    assert reads["terrain"] == 1
+
+
+def test_base_file_changed_on_disk_reads_both(scene, level, tmp_path, reads):
+    imported(level[0])
+    st = os.stat(level[0])
+    os.utime(level[0], ns=(st.st_atime_ns, st.st_mtime_ns + 1_000_000_000))
+    assert export(tmp_path).read_bytes() == level[1]
+    assert reads == {"terrain": 1, "collision": 1}
+
+
+def test_no_tracking_without_the_handler(scene, level, tmp_path, reads):
+    imported(level[0])
+    edit_track.unregister()
+    try:
+        assert export(tmp_path).read_bytes() == level[1]
+    finally:
+        edit_track.register()
+    assert reads == {"terrain": 1, "collision": 1}
+
+
+def test_import_without_vertex_colours_is_not_tracked(scene, level, tmp_path, reads):
+    """The export compares the (missing) colours with the level's: such a
+    terrain is always read."""
+    imported(level[0], vertex_colors=False)
+    export(tmp_path)
+    assert reads["terrain"] == 1 and reads["collision"] == 0
