@@ -71,19 +71,23 @@ class _Scan:
         self.terrain = self.collision = None
         self.instances = []
         classes = [c for c in root.children_recursive if c.get(PROP_PART) == "classes"]
-        in_classes = {ob.as_pointer() for c in classes for ob in c.all_objects}
+        in_classes = {ob.session_uid for c in classes for ob in c.all_objects}
+        every = root.all_objects
+        uids = np.empty(len(every), np.int32)
+        if len(uids):
+            every.foreach_get("session_uid", uids)
         cache: dict = {}
         terrains, collisions = [], []
-        for ob in root.all_objects:
+        for k, (ob, uid) in enumerate(zip(every, uids.tolist())):
             kind = ob.get(PROP_KIND)
-            if ob.as_pointer() in in_classes:
+            if uid in in_classes:
                 self._class_object(ob, kind, notes)
             elif kind == "terrain" and ob.type == "MESH":
                 terrains.append(ob)
             elif kind == "collision" and ob.type == "MESH":
                 collisions.append(ob)
             elif (it := instance_of(ob, kind, cache)) is not None:
-                self.instances.append(it)
+                self.instances.append((*it[:5], k))
             else:
                 why = self._why(ob, kind)
                 if why is not None:
@@ -221,7 +225,7 @@ def export_rc2(context, filepath: str, base_path: str | None = None):
     scan = _Scan(root, notes)
     parts = _imported_parts(root)
     inst = Instances(lvl, ed, notes, [_PART_KIND[p] for p in parts if p in _PART_KIND])
-    if inst.plan(scan.instances, placements(root, [it[0] for it in scan.instances])):
+    if inst.plan(scan.instances, placements(root, scan.instances)):
         changed.append("instances")
     if scan.terrain is not None:
         if root.get(PROP_LOD, 0) != 0:

@@ -64,31 +64,41 @@ def shown_class(ob, cache: dict | None = None) -> tuple[str | None, int | None, 
 
 
 def instance_of(ob, own, cache: dict) -> tuple | None:
-    """(ob, own kind (its wadkit_kind), wadkit_instance, shown_class())
-    when ob is written as an instance (it has an instance kind, or shows a
-    class mesh or class collection), else None."""
+    """(ob, own kind (its wadkit_kind), wadkit_instance, shown_class(), its
+    wadkit_class, k) when ob is written as an instance (it has an
+    instance kind, or shows a class mesh or class collection), else None;
+    k: filled in by the caller (ob's place in the collection's
+    all_objects, for placements())."""
     shown = shown_class(ob, cache)
     if own in KINDS or shown[0] is not None:
-        return ob, own, ob.get(PROP_INSTANCE), shown
+        g = ob.get
+        return ob, own, g(PROP_INSTANCE), shown, g(PROP_CLASS), -1
     return None
 
 
-def placements(coll, objects) -> np.ndarray:
-    """(N, 4, 4) float64: where each of objects (all in coll.all_objects)
-    is now. matrix_basis (one foreach_get for the collection) follows
-    location / rotation / scale at once, matrix_world only after the next
-    evaluation; a parented object: its matrix_world."""
-    every = list(coll.all_objects)
-    buf = np.empty(16 * len(every), np.float32)
-    if every:
+def placements(coll, items) -> np.ndarray:
+    """(N, 4, 4) float64: where each object of items (instance_of() of
+    each, k its place in coll.all_objects) is now. matrix_basis (one
+    foreach_get for the collection) follows location / rotation / scale
+    at once, matrix_world only after the next evaluation; a parented
+    object: its matrix_world."""
+    n = len(coll.all_objects)
+    buf = np.empty(16 * n, np.float32)
+    if n:
         coll.all_objects.foreach_get("matrix_basis", buf)
-    at = {ob.as_pointer(): k for k, ob in enumerate(every)}
-    m = buf.reshape(-1, 4, 4).transpose(0, 2, 1).astype(np.float64)
-    out = m[[at[ob.as_pointer()] for ob in objects]] if objects else np.zeros((0, 4, 4))
-    for k, ob in enumerate(objects):
-        if ob.parent is not None:
-            out[k] = np.array(ob.matrix_world, np.float64)
+    m = buf.reshape(-1, 4, 4).transpose(0, 2, 1)
+    if not items:
+        return np.zeros((0, 4, 4))
+    out = m[np.array([it[5] for it in items], np.int64)].astype(np.float64)
+    for j, it in enumerate(items):
+        if it[0].parent is not None:
+            out[j] = np.array(it[0].matrix_world, np.float64)
     return out
+
+
+def _near(now, ref) -> np.ndarray:
+    """(N,) bool: placements equal to the stored matrices (float noise)."""
+    return (np.abs(now - ref) <= 1e-5 + 1e-6 * np.abs(ref)).all(axis=(1, 2))
 
 
 def _still(inst, holders: dict) -> dict:
@@ -102,7 +112,7 @@ def _still(inst, holders: dict) -> dict:
     idx = np.array([i for i, g in holders.items() for _ in g], np.int64)
     now = np.array([m for g in holders.values() for *_, m in g], np.float64)
     ref = stored[idx]
-    ok = (np.abs(now - ref) <= 1e-5 + 1e-6 * np.abs(ref)).all(axis=(1, 2))
+    ok = _near(now, ref)
     for k in np.flatnonzero(~ok).tolist():
         back = Matrix(ref[k].tolist())
         back = np.array(Matrix.LocRotScale(*back.decompose()))
@@ -125,14 +135,17 @@ class Instances:
         self.names: dict[tuple[str, int], object] = {}
         self.deleted: dict[str, set] = {k: set() for k in KINDS}
         self._ids: dict[str, set] = {}
+        self._held: dict[str, set] = {k: set() for k in KINDS}   # plain instances (_plain)
 
     def plan(self, items, matrices) -> bool:
         """Edits for these objects (instance_of() of each) at these
         placements ((N, 4, 4), placements()); True when any."""
+        plain = self._plain(items, matrices)
+        rest = [j for j in range(len(items)) if j not in plain]
         by_kind: dict[str, list] = {k: [] for k in KINDS}
-        names = [it[0].name for it in items]
-        for j in sorted(range(len(items)), key=names.__getitem__):
-            ob, own, i, (kind, cid, what) = items[j]
+        names = {j: items[j][0].name for j in rest}
+        for j in sorted(rest, key=names.__getitem__):
+            ob, own, i, (kind, cid, what) = items[j][:4]
             if kind is None:
                 kind = own if own in KINDS else None
             elif own in KINDS and own != kind and isinstance(i, int):
@@ -146,6 +159,45 @@ class Instances:
         for kind, obs in by_kind.items():
             changed |= self._kind(kind, obs)
         return changed
+
+    def _plain(self, items, matrices) -> set:
+        """The items that ask for no edit and no note, found for all at
+        once: the only object of its instance (wadkit_kind and
+        wadkit_instance), where the instance is, showing its instance's
+        class (or nothing: an empty) with that class or none in
+        wadkit_class, a class the level holds. {item index}; their objects
+        go into self.names, their instances into self._held."""
+        held: dict[str, tuple] = {}
+        rows: dict[str, list] = {k: [] for k in KINDS}
+        for j, (_ob, own, i, shown, prop, _k) in enumerate(items):
+            if own in rows and type(i) is int:      # not bool
+                rows[own].append((j, i, shown[2] is None and shown[0] in (None, own),
+                                  shown[1], prop))
+        out = set()
+        for kind, r in rows.items():
+            inst = getattr(self.lvl, kind + "s")
+            n = len(inst)
+            r = [x for x in r if 0 <= x[1] < n]
+            self._held[kind] = set()
+            if not r:
+                continue
+            j = np.array([x[0] for x in r], np.int64)
+            i = np.array([x[1] for x in r], np.int64)
+            ok = np.array([x[2] for x in r], bool)
+            cid = np.array([-1 if x[3] is None else x[3] for x in r], np.int64)
+            prop = np.array([x[4] if type(x[4]) is int else -1 for x in r], np.int64)
+            no_cid = np.array([x[3] is None for x in r], bool)
+            no_prop = np.array([type(x[4]) is not int for x in r], bool)
+            old = np.asarray(inst.class_id, np.int64)[i]
+            ok &= np.bincount(i, minlength=n)[i] == 1
+            ok &= (no_cid | (cid == old)) & (no_prop | (prop == old))
+            ok &= np.isin(old, np.array(sorted(self._known(kind)), np.int64))
+            ok &= _near(matrices[j], np.asarray(inst.matrix, np.float64)[i])
+            for jj, ii in zip(j[ok].tolist(), i[ok].tolist()):
+                self.names[(kind, ii)] = items[jj][0]
+                out.add(jj)
+            self._held[kind] = set(i[ok].tolist())
+        return out
 
     def _class(self, kind, ob, shown, what, old) -> int | None:
         """The class ob is written with (old: its instance's class, or the
@@ -221,7 +273,7 @@ class Instances:
             self.names[(kind, k)] = ob
             changed = True
         if kind in self.imported:
-            for i in sorted(set(range(n)) - set(holders)):
+            for i in sorted(set(range(n)) - set(holders) - self._held[kind]):
                 ed.delete(kind, i)
                 self.deleted[kind].add(i)
                 changed = True

@@ -5,9 +5,10 @@ Medians of ROUNDS; the unchanged exports first (nothing edited), then
 the modified ones (vertices of ten patches and twenty ties moved before
 each and the scene evaluated,
 as in bench/blender_child_rc2.py). --cprofile: a cProfile of one
-unchanged export instead (the 25 largest cumulative entries).
+unchanged export instead (the 25 largest cumulative entries; with
+--modified: of one export after the first edit).
 
-    <bpy venv>/bin/python tools/profile_blender_rc2.py LEVEL.wad [ROUNDS] [--cprofile]
+    <bpy venv>/bin/python tools/profile_blender_rc2.py LEVEL.wad [ROUNDS] [--cprofile [--modified]]
 
 LEVEL.wad: e.g. build/bench/rc2_edit.wad (`python -m bench --only
 blender_rc2` writes it). Not a test and not part of make bench: it prints
@@ -136,24 +137,27 @@ def main(wad: str, rounds: int) -> None:
         print(f"  {statistics.median(v) * 1e3:8.1f} ms  {k}")
 
 
-def profile(wad: str) -> None:
+def profile(wad: str, modified: bool) -> None:
     import cProfile
     import pstats
     work = tempfile.mkdtemp(prefix="wadkit-profile-")
-    level(wad)
+    ob, ties = level(wad)
     bpy.ops.export_scene.wadkit_rc2(filepath=os.path.join(work, "w.wad"))
+    if modified:
+        modify(ob, ties, 0, np.random.default_rng(1))
+        bpy.context.view_layer.update()
     pr = cProfile.Profile()
     pr.enable()
     bpy.ops.export_scene.wadkit_rc2(filepath=os.path.join(work, "o.wad"))
     pr.disable()
-    pstats.Stats(pr).sort_stats("cumulative").print_stats(25)
+    pstats.Stats(pr).sort_stats("cumulative").print_stats(30)
 
 
 if __name__ == "__main__":
     try:
         args = [a for a in sys.argv[1:] if not a.startswith("--")]
         if "--cprofile" in sys.argv:
-            profile(args[0])
+            profile(args[0], "--modified" in sys.argv)
         else:
             main(args[0], int(args[1]) if len(args) > 1 else 5)
     finally:
