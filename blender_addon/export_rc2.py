@@ -29,11 +29,11 @@ from . import edit_track
 from . import export_common as common
 from .export_common import ExportError
 from .export_rc2_collision import collision as collision_edit
-from .export_rc2_instances import MESHES, Instances, instance_of, placements
+from .export_rc2_instances import KINDS, MESHES, Instances, placements, shown_class
 from .export_rc2_terrain import terrain as terrain_edit
-from .import_rc2 import (ATTR_PATCH, PARTS, PROP_CLASS, PROP_DIGEST, PROP_KIND, PROP_LOD,
-                         PROP_PART, PROP_PARTS, PROP_SOURCE, PROP_WORLD, PROP_WORLD_FIELD,
-                         PROP_WORLD_RGB, SETTINGS_PROPS)
+from .import_rc2 import (ATTR_PATCH, PARTS, PROP_CLASS, PROP_DIGEST, PROP_INSTANCE, PROP_KIND,
+                         PROP_LOD, PROP_PART, PROP_PARTS, PROP_SOURCE, PROP_WORLD,
+                         PROP_WORLD_FIELD, PROP_WORLD_RGB, SETTINGS_PROPS)
 from .mesh_build import digest, linear_to_srgb
 
 __all__ = ["ExportError", "export_rc2", "level_collection"]
@@ -78,16 +78,23 @@ class _Scan:
             every.foreach_get("session_uid", uids)
         cache: dict = {}
         terrains, collisions = [], []
+        add = self.instances.append
         for k, (ob, uid) in enumerate(zip(every, uids.tolist())):
-            kind = ob.get(PROP_KIND)
+            g = ob.get
+            kind = g(PROP_KIND)
             if uid in in_classes:
                 self._class_object(ob, kind, notes)
             elif kind == "terrain" and ob.type == "MESH":
                 terrains.append(ob)
             elif kind == "collision" and ob.type == "MESH":
                 collisions.append(ob)
-            elif (it := instance_of(ob, kind, cache)) is not None:
-                self.instances.append((*it[:5], k))
+            elif kind in KINDS or (shown := shown_class(ob, cache))[0] is not None:
+                # an instance (export_rc2_instances.Instances.plan): the object,
+                # its wadkit_kind, wadkit_instance, what it shows, wadkit_class
+                # and its place in all_objects (placements())
+                if kind in KINDS:
+                    shown = shown_class(ob, cache)
+                add((ob, kind, g(PROP_INSTANCE), shown, g(PROP_CLASS), k))
             else:
                 why = self._why(ob, kind)
                 if why is not None:

@@ -63,22 +63,9 @@ def shown_class(ob, cache: dict | None = None) -> tuple[str | None, int | None, 
     return hit
 
 
-def instance_of(ob, own, cache: dict) -> tuple | None:
-    """(ob, own kind (its wadkit_kind), wadkit_instance, shown_class(), its
-    wadkit_class, k) when ob is written as an instance (it has an
-    instance kind, or shows a class mesh or class collection), else None;
-    k: filled in by the caller (ob's place in the collection's
-    all_objects, for placements())."""
-    shown = shown_class(ob, cache)
-    if own in KINDS or shown[0] is not None:
-        g = ob.get
-        return ob, own, g(PROP_INSTANCE), shown, g(PROP_CLASS), -1
-    return None
-
-
 def placements(coll, items) -> np.ndarray:
-    """(N, 4, 4) float64: where each object of items (instance_of() of
-    each, k its place in coll.all_objects) is now. matrix_basis (one
+    """(N, 4, 4) float64: where each object of items (tuples (ob, ..., k),
+    k its place in coll.all_objects: export_rc2._Scan) is now. matrix_basis (one
     foreach_get for the collection) follows location / rotation / scale
     at once, matrix_world only after the next evaluation; a parented
     object: its matrix_world."""
@@ -138,8 +125,11 @@ class Instances:
         self._held: dict[str, set] = {k: set() for k in KINDS}   # plain instances (_plain)
 
     def plan(self, items, matrices) -> bool:
-        """Edits for these objects (instance_of() of each) at these
-        placements ((N, 4, 4), placements()); True when any."""
+        """Edits for these objects at these placements ((N, 4, 4),
+        placements()); True when any. items: (object, its wadkit_kind,
+        wadkit_instance, shown_class(), wadkit_class, place in the
+        collection) per object written as an instance: it has an instance
+        kind, or shows a class mesh or class collection (export_rc2._Scan)."""
         plain = self._plain(items, matrices)
         rest = [j for j in range(len(items)) if j not in plain]
         by_kind: dict[str, list] = {k: [] for k in KINDS}
@@ -167,12 +157,12 @@ class Instances:
         class (or nothing: an empty) with that class or none in
         wadkit_class, a class the level holds. {item index}; their objects
         go into self.names, their instances into self._held."""
-        held: dict[str, tuple] = {}
         rows: dict[str, list] = {k: [] for k in KINDS}
-        for j, (_ob, own, i, shown, prop, _k) in enumerate(items):
+        for j, it in enumerate(items):
+            own, i, shown = it[1], it[2], it[3]
             if own in rows and type(i) is int:      # not bool
                 rows[own].append((j, i, shown[2] is None and shown[0] in (None, own),
-                                  shown[1], prop))
+                                  shown[1], it[4]))
         out = set()
         for kind, r in rows.items():
             inst = getattr(self.lvl, kind + "s")
