@@ -63,6 +63,12 @@ def _edited(me) -> bool:
     return isinstance(d, str) and d != digest(me)
 
 
+_NOTHING = (None, None, None)        # shown_class() of an empty showing nothing
+# enum values of the Object properties read with foreach_get
+_ENUM = {p: {e.identifier: e.value for e in bpy.types.Object.bl_rna.properties[p].enum_items}
+         for p in ("type", "instance_type")}
+
+
 class _Scan:
     """The level collection's objects sorted by what the export does with
     them; notes for the ones it does not write."""
@@ -73,13 +79,18 @@ class _Scan:
         classes = [c for c in root.children_recursive if c.get(PROP_PART) == "classes"]
         in_classes = {ob.session_uid for c in classes for ob in c.all_objects}
         every = root.all_objects
-        uids = np.empty(len(every), np.int32)
-        if len(uids):
+        uids, types, shows = (np.empty(len(every), np.int32) for _ in range(3))
+        if len(every):
             every.foreach_get("session_uid", uids)
+            every.foreach_get("type", types)             # enum values (_ENUM)
+            every.foreach_get("instance_type", shows)
+        # an empty that instances no collection shows nothing (shown_class)
+        plain = ((types == _ENUM["type"]["EMPTY"])
+                 & (shows != _ENUM["instance_type"]["COLLECTION"])).tolist()
         cache: dict = {}
         terrains, collisions = [], []
         add = self.instances.append
-        for k, (ob, uid) in enumerate(zip(every, uids.tolist())):
+        for k, (ob, uid, bare) in enumerate(zip(every, uids.tolist(), plain)):
             g = ob.get
             kind = g(PROP_KIND)
             if uid in in_classes:
@@ -88,12 +99,11 @@ class _Scan:
                 terrains.append(ob)
             elif kind == "collision" and ob.type == "MESH":
                 collisions.append(ob)
-            elif kind in KINDS or (shown := shown_class(ob, cache))[0] is not None:
+            elif (shown := _NOTHING if bare else shown_class(ob, cache))[0] is not None \
+                    or kind in KINDS:
                 # an instance (export_rc2_instances.Instances.plan): the object,
                 # its wadkit_kind, wadkit_instance, what it shows, wadkit_class
                 # and its place in all_objects (placements())
-                if kind in KINDS:
-                    shown = shown_class(ob, cache)
                 add((ob, kind, g(PROP_INSTANCE), shown, g(PROP_CLASS), k))
             else:
                 why = self._why(ob, kind)

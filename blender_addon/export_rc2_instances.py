@@ -157,30 +157,32 @@ class Instances:
         class (or nothing: an empty) with that class or none in
         wadkit_class, a class the level holds. {item index}; their objects
         go into self.names, their instances into self._held."""
-        rows: dict[str, list] = {k: [] for k in KINDS}
-        for j, it in enumerate(items):
-            own, i, shown = it[1], it[2], it[3]
-            if own in rows and type(i) is int:      # not bool
-                rows[own].append((j, i, shown[2] is None and shown[0] in (None, own),
-                                  shown[1], it[4]))
-        out = set()
-        for kind, r in rows.items():
+        out: set = set()
+        if not items:
+            return out
+        _, own, num, shown, prop, _ = zip(*items)
+        code = {k: c for c, k in enumerate(KINDS)}
+        own = np.array([code.get(x, -1) if type(x) is str else -1 for x in own], np.int64)
+        is_int = np.array([type(i) is int for i in num], bool)       # not bool
+        num = np.array([i if type(i) is int else -1 for i in num], np.int64)
+        # what each shows: its class (no_cid: none), whether it is a class of
+        # the object's own kind or nothing
+        s_kind = np.array([-1 if x[0] is None else code[x[0]] for x in shown], np.int64)
+        no_cid = np.array([x[1] is None for x in shown], bool)
+        cid = np.array([-1 if x[1] is None else x[1] for x in shown], np.int64)
+        fits = np.array([x[2] is None for x in shown], bool) & ((s_kind < 0) | (s_kind == own))
+        no_prop = np.array([type(x) is not int for x in prop], bool)
+        prop = np.array([x if type(x) is int else -1 for x in prop], np.int64)
+        for c, kind in enumerate(KINDS):
             inst = getattr(self.lvl, kind + "s")
             n = len(inst)
-            r = [x for x in r if 0 <= x[1] < n]
-            self._held[kind] = set()
-            if not r:
+            j = np.flatnonzero((own == c) & is_int & (num >= 0) & (num < n))
+            if not len(j):
                 continue
-            j = np.array([x[0] for x in r], np.int64)
-            i = np.array([x[1] for x in r], np.int64)
-            ok = np.array([x[2] for x in r], bool)
-            cid = np.array([-1 if x[3] is None else x[3] for x in r], np.int64)
-            prop = np.array([x[4] if type(x[4]) is int else -1 for x in r], np.int64)
-            no_cid = np.array([x[3] is None for x in r], bool)
-            no_prop = np.array([type(x[4]) is not int for x in r], bool)
+            i = num[j]
             old = np.asarray(inst.class_id, np.int64)[i]
-            ok &= np.bincount(i, minlength=n)[i] == 1
-            ok &= (no_cid | (cid == old)) & (no_prop | (prop == old))
+            ok = fits[j] & (np.bincount(i, minlength=n)[i] == 1)
+            ok &= (no_cid[j] | (cid[j] == old)) & (no_prop[j] | (prop[j] == old))
             ok &= np.isin(old, np.array(sorted(self._known(kind)), np.int64))
             ok &= _near(matrices[j], np.asarray(inst.matrix, np.float64)[i])
             for jj, ii in zip(j[ok].tolist(), i[ok].tolist()):
