@@ -122,7 +122,10 @@ class Instances:
         self.names: dict[tuple[str, int], object] = {}
         self.deleted: dict[str, set] = {k: set() for k in KINDS}
         self._ids: dict[str, set] = {}
-        self._held: dict[str, set] = {k: set() for k in KINDS}   # plain instances (_plain)
+        # the plain instances (_plain): their numbers; (numbers, item indices)
+        self._held: dict[str, set] = {k: set() for k in KINDS}
+        self._plain_of: dict[str, tuple] = {}
+        self._items: list = []
 
     def plan(self, items, matrices) -> bool:
         """Edits for these objects at these placements ((N, 4, 4),
@@ -130,8 +133,7 @@ class Instances:
         wadkit_instance, shown_class(), wadkit_class, place in the
         collection) per object written as an instance: it has an instance
         kind, or shows a class mesh or class collection (export_rc2._Scan)."""
-        plain = self._plain(items, matrices)
-        rest = [j for j in range(len(items)) if j not in plain]
+        rest = np.flatnonzero(~self._plain(items, matrices)).tolist()
         by_kind: dict[str, list] = {k: [] for k in KINDS}
         names = {j: items[j][0].name for j in rest}
         for j in sorted(rest, key=names.__getitem__):
@@ -155,9 +157,10 @@ class Instances:
         once: the only object of its instance (wadkit_kind and
         wadkit_instance), where the instance is, showing its instance's
         class (or nothing: an empty) with that class or none in
-        wadkit_class, a class the level holds. {item index}; their objects
-        go into self.names, their instances into self._held."""
-        out: set = set()
+        wadkit_class, a class the level holds. (N,) bool; their instances
+        go into self._held, (instance, item) into self._plain_of."""
+        out = np.zeros(len(items), bool)
+        self._items = items
         if not items:
             return out
         _, own, num, shown, prop, _ = zip(*items)
@@ -185,9 +188,8 @@ class Instances:
             ok &= (no_cid[j] | (cid[j] == old)) & (no_prop[j] | (prop[j] == old))
             ok &= np.isin(old, np.array(sorted(self._known(kind)), np.int64))
             ok &= _near(matrices[j], np.asarray(inst.matrix, np.float64)[i])
-            for jj, ii in zip(j[ok].tolist(), i[ok].tolist()):
-                self.names[(kind, ii)] = items[jj][0]
-                out.add(jj)
+            out[j[ok]] = True
+            self._plain_of[kind] = (i[ok], j[ok])
             self._held[kind] = set(i[ok].tolist())
         return out
 
@@ -283,4 +285,8 @@ class Instances:
         gone = self.deleted[kind]
         kept = [i for i in range(self.ed.instance_count(kind)) if i not in gone]
         ob = self.names.get((kind, kept[k])) if k < len(kept) else None
+        if ob is None and k < len(kept) and kind in self._plain_of:
+            i, j = self._plain_of[kind]
+            hit = np.flatnonzero(i == kept[k])
+            ob = self._items[int(j[hit[0]])][0] if len(hit) else None
         return f"{ob.name}: {message}" if ob is not None else message

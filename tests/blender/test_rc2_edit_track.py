@@ -4,7 +4,9 @@ docs/blender-rc2.md "Speed"). These tests hold it to that: an unchanged
 level reads neither; every kind of Python edit of either mesh, and every
 change that tags no mesh (a material renamed or its tag edited, the object
 moved) reaches the written level; what the depsgraph cannot see (a hidden
-object, a base file changed on disk, the handler off) is read whole."""
+object, a base file changed on disk, the handler off) is read whole; an
+instance planned without a look at each object is still named in an
+error about it."""
 from __future__ import annotations
 
 import os
@@ -195,3 +197,28 @@ def test_import_without_vertex_colours_is_not_tracked(scene, level, tmp_path, re
     imported(level[0], vertex_colors=False)
     export(tmp_path)
     assert reads["terrain"] == 1 and reads["collision"] == 0
+
+
+def test_untouched_instance_is_named_in_an_error(scene, level):
+    """The instances planned all at once (Instances._plain: the only object
+    of an instance, in place) are still named in an error about them, by
+    their number in the written list (after a deleted one: one less)."""
+    from blender_addon.export_rc2 import _Scan
+    from blender_addon.export_rc2_instances import Instances, placements
+    imported(level[0])
+    root = bpy.data.collections["LEVEL3"]
+    mobys = objects(root, "moby")
+    gone = mobys[1]
+    bpy.data.objects.remove(gone)
+    lvl = wadkit.rc2.open(level[0])
+    notes: list = []
+    scan = _Scan(root, notes)
+    inst = Instances(lvl, lvl.edit(), notes, ["tie", "shrub", "moby"])
+    assert inst.plan(scan.instances, placements(root, scan.instances))   # the delete
+    assert inst.name_in("moby 3: too far") == f"{mobys[4].name}: moby 3: too far"
+    assert inst.name_in("tie 0: x") == f"{objects(root, 'tie')[0].name}: tie 0: x"
+
+
+def objects(root, kind):
+    return sorted((o for o in root.all_objects if o.get("wadkit_kind") == kind),
+                  key=lambda o: o["wadkit_instance"])
