@@ -1,5 +1,6 @@
 """Which meshes the user changed since the import, as Blender reports them,
-so the export reads only those (docs/blender.md "Speed").
+so the export reads only those (docs/blender.md "Speed"; the RC2 terrain
+and collision meshes: docs/blender-rc2.md "Speed").
 
 Blender tags a mesh for re-evaluation whenever its data is changed through
 the UI or through Python (element sets, foreach_set, bmesh.to_mesh,
