@@ -132,6 +132,7 @@ class Imported:
         self.key = _file_key(source)
         self.tiles, self.collision = tiles, collision
         self.materials = {m.as_pointer(): stands_for(m) for m in materials}
+        self.extra: dict = {}       # what an exporter keeps of the import (RC2: "terrain")
 
 
 def remember(context, root, imported: Imported) -> None:

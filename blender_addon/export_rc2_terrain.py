@@ -115,12 +115,57 @@ def _read(ob) -> dict:
             "texture": tex, "patch": _face_int(me, ATTR_PATCH, nf)}
 
 
-def _keep(new, old, eps):
-    """new, with the rows that differ from old by at most eps set to old's
-    stored bits (float noise of the round trip through Blender)."""
-    same = np.abs(new - old).reshape(len(new), -1).max(axis=1) <= eps
+def _pick(same, new, old):
+    """new, with the rows marked same set to old's stored bits (float noise
+    of the round trip through Blender)."""
     out = np.where(same.reshape((-1,) + (1,) * (new.ndim - 1)), old, new)
     return np.ascontiguousarray(out, dtype=old.dtype)
+
+
+def _masks(t, keep, r, base=None) -> dict:
+    """Row by row, what the compare of a mesh with the imported topology
+    makes of it: "pos" (V,) and "uv" (T,) the rows within the tolerance of
+    the base level's (they keep its bits), "col" (T,) the triangles whose
+    colours moved (they are converted). base: baseline() of the import;
+    the rows bit for bit as the import's read are not compared again (a
+    row's answer depends on it and on the base level's row alone)."""
+    out = {}
+    old_uv, old_col = t["uv"][keep], t["color"][keep]
+    for key, new, old, eps in (
+            ("pos", r["co"], lambda k: t["positions"][k], POS_EPS),
+            ("uv", r["uv"].reshape(-1, 3, 2), lambda k: old_uv[k], UV_EPS),
+            # colours compared in Blender's linear storage
+            ("col", r["color_linear"].reshape(-1, 3, 4),
+             lambda k: srgb_to_linear(old_col[k]), COL_EPS)):
+        was = base.get(key + "_read") if base is not None else None
+        if was is None or was.shape != new.shape:
+            rows = slice(None)
+            got = np.zeros(len(new), bool)
+        else:
+            rows = np.flatnonzero((new != was).reshape(len(new), -1).any(axis=1))
+            got = base[key].copy()
+        out[key] = got
+        d = np.abs(new[rows] - old(rows))
+        if len(d):
+            d = d.reshape(len(d), -1).max(axis=1)
+            got[rows] = d > eps if key == "col" else d <= eps
+    return out
+
+
+def baseline(t, ob) -> dict | None:
+    """What the compare makes of the terrain mesh ob as the import made it
+    from terrain t (LOD 0): _masks() and the arrays read, kept with the
+    import's edit_track session so that an export after an edit compares
+    only the rows that changed. None when the mesh is not t's topology."""
+    tri = t["triangles"]
+    keep = drop_degenerate(tri)
+    r = _read(ob)
+    if not _same_topology(r, tri[keep], len(t["positions"])):
+        return None
+    out = _masks(t, keep, r)
+    out.update(pos_read=r["co"], uv_read=r["uv"].reshape(-1, 3, 2),
+               col_read=r["color_linear"].reshape(-1, 3, 4))
+    return out
 
 
 def _same_topology(r, tri_kept, n_positions) -> bool:
@@ -150,12 +195,11 @@ def terrain(lvl, ed, ob, notes, session=None) -> bool:
                           f"(a material named '... tfrag NNN' or the {ATTR_TEXTURE} "
                           "attribute)")
     if _same_topology(r, tri[keep], len(t["positions"])):
-        pos = _keep(r["co"], t["positions"], POS_EPS)
+        m = _masks(t, keep, r, session.extra.get("terrain") if session is not None else None)
+        pos = _pick(m["pos"], r["co"], t["positions"])
         uv, col, tex = t["uv"].copy(), t["color"].copy(), t["texture"].copy()
-        uv[keep] = _keep(r["uv"].reshape(-1, 3, 2), t["uv"][keep], UV_EPS)
-        # colours compared in Blender's linear storage; changed ones converted
-        old_lin = srgb_to_linear(t["color"][keep])
-        moved = np.abs(lin - old_lin).reshape(len(lin), -1).max(axis=1) > COL_EPS
+        uv[keep] = _pick(m["uv"], r["uv"].reshape(-1, 3, 2), t["uv"][keep])
+        moved = m["col"]            # changed colours converted
         part = t["color"][keep]
         part[moved] = linear_to_srgb(lin[moved])
         col[keep] = part

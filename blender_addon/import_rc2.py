@@ -209,7 +209,7 @@ class _Importer:
         # the export modules import this one: imported here
         from . import edit_track
         from .export_rc2_collision import tracked_props as collision_props
-        from .export_rc2_terrain import tracked_props as terrain_props
+        from .export_rc2_terrain import baseline, tracked_props as terrain_props
         if not self.path or not edit_track.tracking():
             return
         self.context.view_layer.update()
@@ -219,8 +219,11 @@ class _Importer:
             props = props_of(ob) if ob is not None else None
             if props is not None and (kind != "terrain" or self.vertex_colors):
                 rec[kind] = edit_track.record_one(ob, props)
-        edit_track.remember(self.context, root, edit_track.Imported(
-            self.path, rec.get("terrain"), rec.get("collision"), ()))
+        imp = edit_track.Imported(self.path, rec.get("terrain"), rec.get("collision"), ())
+        t = self.tracked.get("terrain")
+        if t is not None and self.lod == 0:
+            imp.extra["terrain"] = baseline(self.terrain, t)
+        edit_track.remember(self.context, root, imp)
 
     def _settings_props(self, root) -> None:
         """Fog and background colours (s32 r, g, b) and the death height

@@ -36,10 +36,16 @@ def level(world_bytes, tmp_path):
     return str(p), world_bytes
 
 
+READS = {"terrain": 0, "collision": 0}
+
+
 @pytest.fixture
 def reads(monkeypatch):
-    """How many times each export read the terrain / collision mesh whole."""
-    got = {"terrain": 0, "collision": 0}
+    """How many times the exports read the terrain / collision mesh whole
+    (counted from the end of the last import: the import reads the terrain
+    once for its baseline)."""
+    got = READS
+    got.update(terrain=0, collision=0)
     orig_t, orig_c = export_rc2_terrain._read, export_rc2_collision.read
 
     def read_t(ob):
@@ -57,6 +63,7 @@ def reads(monkeypatch):
 
 def imported(path, **kw):
     assert bpy.ops.import_scene.wadkit_rc2(filepath=path, **kw) == {"FINISHED"}
+    READS.update(terrain=0, collision=0)
     root = bpy.data.collections["LEVEL3"]
     (t,) = [o for o in root.all_objects if o.get("wadkit_kind") == "terrain"]
     (c,) = [o for o in root.all_objects if o.get("wadkit_kind") == "collision"]
@@ -222,3 +229,24 @@ def test_untouched_instance_is_named_in_an_error(scene, level):
 def objects(root, kind):
     return sorted((o for o in root.all_objects if o.get("wadkit_kind") == kind),
                   key=lambda o: o["wadkit_instance"])
+
+
+def test_baseline_compare_writes_what_the_whole_compare_writes(scene, level, tmp_path):
+    """After an edit the export compares only the rows that differ from
+    the import's read (export_rc2_terrain.baseline); the file is the one
+    the compare of every row with the base level writes."""
+    t, _ = imported(level[0])
+    root = bpy.data.collections["LEVEL3"]
+    session = edit_track.session_for(root, level[0])
+    assert session is not None and session.extra.get("terrain") is not None
+    me = t.data
+    n = len(me.loops)
+    _nudge(me.attributes["position"].data, "vector", 3, 2)
+    _nudge(me.uv_layers.active.data, "uv", 2, 2 * (n // 2), 0.3)
+    _nudge(me.color_attributes["Col"].data, "color", 4, 4 * (n - 1), -0.5)
+    _nudge(me.color_attributes["Col"].data, "color", 4, 4 * (n // 3), 1e-4)  # within 2e-3
+    fast = export(tmp_path, "fast.wad").read_bytes()
+    kept = session.extra.pop("terrain")
+    whole = export(tmp_path, "whole.wad").read_bytes()
+    session.extra["terrain"] = kept
+    assert fast == whole != level[1]
