@@ -152,7 +152,7 @@ class Instances:
             changed |= self._kind(kind, obs)
         return changed
 
-    def _plain(self, items, matrices) -> set:
+    def _plain(self, items, matrices) -> np.ndarray:
         """The items that ask for no edit and no note, found for all at
         once: the only object of its instance (wadkit_kind and
         wadkit_instance), where the instance is, showing its instance's
