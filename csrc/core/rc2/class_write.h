@@ -1,0 +1,56 @@
+/* Writers of RC2 tie and shrub classes (the readers: tie.c, shrub.c).
+ * Each lays one class out in the layout docs/formats/rc2.md describes
+ * ("Tie classes", "Shrub classes") with the choices of
+ * docs/formats/rc2-writers.md, and decodes it again with our reader before
+ * returning it. Positions are in the class's own space (game units, Z
+ * up); the writer picks the class scale so they fit s16. */
+#pragma once
+#include <glib.h>
+
+G_BEGIN_DECLS
+
+#define WK_CLASS_SLOTS 16u   /* texture slots of a class (core class entry) */
+
+/* A tie class: triangle strips over n vertices; strip i has strip_len[i]
+ * vertex indices taken in turn from idx (GS strip order: triangle k of a
+ * strip is (k, k+1, k+2) for even k and (k+2, k+1, k) for odd k, so that
+ * every triangle of a strip winds the same way) and samples texture slot
+ * strip_tex[i] (0..15). All three LODs get the same strips [assumed]. */
+typedef struct {
+  const gfloat *pos;        /* n × 3 */
+  const gfloat *uv;         /* n × 2 */
+  guint n;
+  const guint32 *idx;
+  guint nidx;
+  const guint32 *strip_len;
+  const guint8 *strip_tex;
+  guint nstrips;
+  gint o_class;             /* the class number (s16) */
+  gfloat lod_dist[3];       /* near, mid, far */
+} WkTieNew;
+
+/* LimitError naming "tie class <o_class>" for what the layout cannot hold
+ * (a strip of more vertices than a packet, an index past n, a texture slot
+ * past 15, an o_class outside s16, a non-finite position). */
+GBytes *wk_tie_class_build (const WkTieNew *in, GError **error);
+
+/* A shrub class: triangles (t × 3) over n vertices, wound counter-
+ * clockwise seen from the side their vertex normals point to; tex[i] the
+ * texture slot of triangle i. Triangles are grouped by texture into
+ * packets of at most WK_SHRUB_PACKET_TRIS. */
+#define WK_SHRUB_PACKET_TRIS 16u   /* [assumed] a VU-memory budget */
+typedef struct {
+  const gfloat *pos;        /* n × 3 */
+  const gfloat *uv;         /* n × 2 */
+  const gfloat *normal;     /* n × 3, unit length (quantised to 24 directions) */
+  guint n;
+  const guint32 *tri;       /* t × 3 */
+  const guint8 *tex;        /* t */
+  guint ntri;
+  gint o_class;
+  gfloat mip_distance;
+} WkShrubNew;
+
+GBytes *wk_shrub_class_build (const WkShrubNew *in, GError **error);
+
+G_END_DECLS
