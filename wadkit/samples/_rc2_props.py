@@ -152,22 +152,30 @@ def shrub_arrays(make):
 # ---- sky ------------------------------------------------------------------
 
 def _dome(radius, rings, sides, lo, hi, below=-0.15):
-    """A dome seen from inside: rings from `below` (radians under the
-    horizon) to the zenith, colours ramping from lo (horizon) to hi."""
+    """A dome seen from inside: `rings` rings of `sides` vertices from
+    `below` (radians under the horizon) upwards and an apex, colours
+    ramping from lo (horizon) to hi (zenith)."""
     pos, col = [], []
-    el = np.linspace(below, np.pi / 2, rings + 1)
-    for e in el:
+
+    def colour(e):
         k = max(0.0, e) / (np.pi / 2)
-        c = np.asarray(lo) * (1 - k) + np.asarray(hi) * k
+        return (*np.rint(np.asarray(lo) * (1 - k) + np.asarray(hi) * k), 255)
+    for e in np.linspace(below, np.pi / 2, rings + 1)[:-1]:
         for i in range(sides):
             a = 2 * np.pi * i / sides
             pos.append((radius * np.cos(e) * np.cos(a), radius * np.cos(e) * np.sin(a),
                         radius * np.sin(e)))
-            col.append((*np.rint(c), 255))
+            col.append(colour(e))
+    apex = len(pos)
+    pos.append((0.0, 0.0, radius))
+    col.append(colour(np.pi / 2))
     tri = []
     for r in range(rings):
         for i in range(sides):
             a, b = r * sides + i, r * sides + (i + 1) % sides
+            if r == rings - 1:
+                tri.append((a, apex, b))
+                continue
             c, d = a + sides, b + sides
             # counter-clockwise seen from the centre
             tri += [(a, c, b), (b, c, d)]
