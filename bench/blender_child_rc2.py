@@ -1,7 +1,8 @@
 """The RC2 Blender export rows, run inside Blender's Python: the generated
 800-patch level imported through the add-on, then File > Export > R&C2
-level (unchanged, and after moving vertices of ten patches) against
-bpy.ops.wm.obj_export of the same scene. Prints one JSON line.
+level (unchanged, and after moving vertices of ten patches and twenty
+ties) against bpy.ops.wm.obj_export of the same scene. Prints one JSON
+line.
 
     python bench/blender_child_rc2.py ROUNDS LEVEL.wad WORKDIR"""
 from __future__ import annotations
@@ -33,7 +34,9 @@ def main() -> None:
     bpy.ops.wm.read_factory_settings(use_empty=True)
     bpy.ops.import_scene.wadkit_rc2(filepath=wad, lod=0)
     root = next(c for c in bpy.data.collections if c.get("wadkit_format") == "rc2")
-    (ob,) = root.objects
+    (ob,) = [o for o in root.all_objects if o.get("wadkit_kind") == "terrain"]
+    ties = sorted((o for o in root.all_objects if o.get("wadkit_kind") == "tie"),
+                  key=lambda o: o["wadkit_instance"])
     out_wad, out_obj = os.path.join(work, "rc2_out.wad"), os.path.join(work, "rc2.obj")
     res = {"export": [], "modified": [], "obj_export": []}
     me = ob.data
@@ -49,9 +52,12 @@ def main() -> None:
             f = int(np.flatnonzero(patch == p)[0])
             v = me.polygons[f].vertices[0]
             me.vertices[v].co.z += 0.25
+        for t in ties[r::max(1, len(ties) // 20)][:20]:
+            t.location.z += 0.5
         res["modified"].append(timed(lambda: bpy.ops.export_scene.wadkit_rc2(filepath=out_wad)))
     out = {k: statistics.median(v) for k, v in res.items()}
-    out.update(blender=bpy.app.version_string, faces=len(me.polygons))
+    out.update(blender=bpy.app.version_string, faces=len(me.polygons), ties=len(ties),
+               objects=len(root.all_objects))
     print(json.dumps(out))
 
 

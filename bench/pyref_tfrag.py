@@ -1,5 +1,5 @@
 """The comparison for the tfrag row: a plain pure-Python walk of an RC2
-tfrags block (docs/formats/rc2.md "Tfrag terrain"), written for the
+tfrags block (docs/formats/rc2-tfrag.md "Tfrag terrain"), written for the
 benchmark the way a Python tool would: struct per VIF code, per index, per
 corner. LOD 0 only, no validation; returns the same arrays as
 wadkit._core.tfrag_parse(block, 0) so the benchmark checks it agrees."""

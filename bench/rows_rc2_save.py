@@ -95,12 +95,12 @@ def blender_rows(rounds: int, quick: bool, workdir: str) -> list[Row]:
     except (StopIteration, RuntimeError, subprocess.TimeoutExpired) as e:
         return [Row(n, "", "", target=1, kind="max", skipped=f"Blender run failed: {e}")
                 for n in names]
-    note = f"{r['faces']} terrain faces, bpy {r['blender']}"
+    note = f"{r['faces']} terrain faces, {r['objects']} objects, bpy {r['blender']}"
     return [Row(names[0], "export_scene.wadkit_rc2 (nothing changed: the base file)",
                 "wm.obj_export", r["export"], r["obj_export"],
                 ratio=r["export"] / r["obj_export"], target=1, kind="max",
                 note=note).judge(),
-            Row(names[1], "export_scene.wadkit_rc2 after moving vertices of 10 patches",
+            Row(names[1], "export_scene.wadkit_rc2 after moving vertices of 10 patches and 20 ties",
                 "wm.obj_export", r["modified"], r["obj_export"],
                 ratio=r["modified"] / r["obj_export"], target=1, kind="max",
                 note=note).judge()]

@@ -14,8 +14,10 @@ from dataclasses import dataclass
 import wadkit
 
 from . import edit_track
+from . import export_common as common
 from .eng_materials import Refused, TextEdits
 from .export_base import Base
+from .export_common import ExportError
 from .export_new import add_new_object, stpc_changed
 from .export_plan import TilePlan
 from .export_read import world_matrices
@@ -24,10 +26,6 @@ from .import_eng import PROP_MERGE, PROP_SOURCE
 from .import_eng_objects import PROP_OBJECT
 from .import_tiles import PROP_TILE
 from .import_zones import PROP_ZONE
-
-
-class ExportError(Exception):
-    """An export problem to show the user (a report), nothing written."""
 
 
 @dataclass
@@ -39,18 +37,8 @@ class Options:
 
 def level_collection(context):
     """The imported ENG level collection the export works on: the active
-    object's, else the only one in the scene."""
-    found = [c for c in context.scene.collection.children_recursive
-             if c.get("wadkit_format") == "eng"]
-    ob = context.active_object
-    if ob is not None:
-        for c in found:
-            if ob.name in c.all_objects:
-                return c
-    if len(found) == 1:
-        return found[0]
-    raise ExportError("select an object of the imported ENG level to export"
-                      if found else "no imported ENG level in the scene")
+    object's, else the only one in the scene (export_common)."""
+    return common.level_collection(context, "eng")
 
 
 class _Scan:

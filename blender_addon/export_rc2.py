@@ -1,254 +1,152 @@
 """Blender scene -> RC2 level, through wadkit's write path (lvl.edit()).
 
 An imported RC2 level collection (import_rc2.py names its custom
-properties) holds the tfrag terrain (one mesh, the patch of each face kept
-as the face attribute wadkit_patch), the tie / shrub / moby instances
-(objects with wadkit_kind and wadkit_instance), sky, collision and the
-level settings as collection properties; the export writes back:
+properties) holds the tfrag terrain, the tie / shrub / moby instances, the
+class meshes, sky, collision and the level settings as collection
+properties; the export writes back:
 
-- the terrain: when its vertices and faces are the imported ones, moved
-  vertices, UVs, vertex colours and materials (set_terrain: patches are
-  patched in place where they can be); when faces were added or deleted,
-  every patch whose faces changed is re-encoded from its faces
-  (set_patch);
-- instances moved in Blender (their matrix_world), by number;
+- the terrain mesh (export_rc2_terrain.py: moved vertices, UVs, vertex
+  colours, materials; faces added or deleted re-encode their patches);
+- the instances (export_rc2_instances.py: moved, duplicated, deleted, new
+  objects of a class mesh, class changes);
+- the collision mesh (export_rc2_collision.py: positions, faces, tags);
 - fog colour, background colour and death height (the collection's
-  wadkit_fog_colour, wadkit_background_colour, wadkit_death_height);
+  wadkit_fog_colour, wadkit_background_colour, wadkit_death_height) and
+  the colour of the world the import made (the background colour, or the
+  fog colour when the level has no background colour);
 
-and reports by name every object of the collection it does not write.
-An unchanged scene gives the base file byte for byte. docs/blender.md."""
+and reports by name every object of the collection it does not write
+(what it is and why). An unchanged scene gives the base file byte for
+byte. docs/blender-rc2.md."""
 from __future__ import annotations
-
-import re
 
 import bpy
 import numpy as np
 
 import wadkit
 
-from . import convert, materials
-from .import_rc2 import PROP_INSTANCE, PROP_KIND, SETTINGS_PROPS
-from .mesh_build import drop_degenerate, linear_to_srgb, srgb_to_linear
+from . import export_common as common
+from .export_common import ExportError
+from .export_rc2_collision import collision as collision_edit
+from .export_rc2_instances import MESHES, Instances, instance_of, placements
+from .export_rc2_terrain import terrain as terrain_edit
+from .import_rc2 import (ATTR_PATCH, PARTS, PROP_CLASS, PROP_DIGEST, PROP_KIND, PROP_LOD,
+                         PROP_PART, PROP_PARTS, PROP_SOURCE, PROP_WORLD, PROP_WORLD_FIELD,
+                         PROP_WORLD_RGB, SETTINGS_PROPS)
+from .mesh_build import digest, linear_to_srgb
 
-ATTR_PATCH = "wadkit_patch"
-ATTR_TEXTURE = "wadkit_texture"
-_TFRAG_MATERIAL = re.compile(r" tfrag (\d+)(\.\d+)?$")
-POS_EPS, UV_EPS, COL_EPS = 1e-6, 1e-6, 2e-3
+__all__ = ["ExportError", "export_rc2", "level_collection"]
 
-
-class ExportError(Exception):
-    """An export problem to show the user (a report), nothing written."""
-
-
-def rc2_collections(scene) -> list:
-    return [c for c in scene.collection.children_recursive
-            if c.get("wadkit_format") == "rc2"]
+_PART_KIND = {"ties": "tie", "shrubs": "shrub", "mobys": "moby"}
 
 
 def level_collection(context):
     """The imported RC2 level collection: the active object's, else the
-    only one in the scene."""
-    found = rc2_collections(context.scene)
-    ob = context.active_object
-    if ob is not None:
-        for c in found:
-            if ob.name in c.all_objects:
-                return c
-    if len(found) == 1:
-        return found[0]
-    raise ExportError("select an object of the imported RC2 level to export"
-                      if found else "no imported RC2 level in the scene")
+    only one in the scene (export_common)."""
+    return common.level_collection(context, "rc2")
 
 
-def _face_int(me, name, n) -> np.ndarray | None:
-    a = me.attributes.get(name)
-    if a is None or a.domain != "FACE" or a.data_type != "INT":
-        return None
-    out = np.empty(n, np.int32)
-    a.data.foreach_get("value", out)
-    return out
+def _imported_parts(root) -> set:
+    """The parts the import made (PROP_PARTS; a collection made before it
+    was stored: the sub-collections present)."""
+    p = root.get(PROP_PARTS)
+    if p is not None:
+        return {str(x) for x in p}
+    return {c.get(PROP_PART) for c in root.children_recursive} & set(PARTS)
 
 
-def _read(ob) -> dict:
-    """World positions (V,3), corners (L,), polygon sizes / starts (F,),
-    per-corner UV (file convention) and display colour, per-face texture;
-    one foreach_get per array (Blender 4+: on the attributes, which are
-    copied whole)."""
-    me = ob.data
-    nv, nl, nf = len(me.vertices), len(me.loops), len(me.polygons)
-    at = me.attributes
-    fast = bpy.app.version >= (4, 0, 0)
-    co = np.empty(nv * 3, np.float32)
-    loops = np.empty(nl, np.int32)
-    if fast:
-        at["position"].data.foreach_get("vector", co)
-        if nl:
-            at[".corner_vert"].data.foreach_get("value", loops)
-    else:
-        me.vertices.foreach_get("co", co)
-        me.loops.foreach_get("vertex_index", loops)
-    m = np.array(ob.matrix_world, np.float64)
-    co = co.reshape(-1, 3)
-    if not np.array_equal(m, np.eye(4)):
-        co = (co @ m[:3, :3].T + m[:3, 3]).astype(np.float32)
-    if nl == 3 * nf:       # every polygon has >= 3 corners: all triangles
-        sizes, starts = np.full(nf, 3, np.int32), np.arange(0, nl, 3, dtype=np.int32)
-    else:
-        sizes, starts = np.empty(nf, np.int32), np.empty(nf, np.int32)
-        me.polygons.foreach_get("loop_total", sizes)
-        me.polygons.foreach_get("loop_start", starts)
-    uv = np.zeros(nl * 2, np.float32)
-    uvl = me.uv_layers.active
-    if uvl is not None:
-        if fast:
-            at[uvl.name].data.foreach_get("vector", uv)
-        else:
-            uvl.data.foreach_get("uv", uv)
-    col = np.ones(nl * 4, np.float32)
-    ca = me.color_attributes.get(materials.COLOR_ATTR)
-    if ca is not None and ca.domain == "CORNER":
-        ca.data.foreach_get("color", col)           # linear; converted below
-    mi = _face_int(me, "material_index", nf)
-    if mi is None:
-        mi = np.zeros(nf, np.int32)
-    slot_tex = []
-    for slot in ob.material_slots:
-        hit = _TFRAG_MATERIAL.search(slot.material.name) if slot.material else None
-        slot_tex.append(int(hit.group(1)) if hit else -1)
-    lut = np.array(slot_tex + [-1], np.int32)
-    tex = lut[np.where((mi >= 0) & (mi < len(slot_tex)), mi, len(slot_tex))]
-    stored = _face_int(me, ATTR_TEXTURE, nf)
-    if stored is not None:
-        tex = np.where(tex < 0, stored, tex)
-    return {"co": co, "loops": loops, "sizes": sizes, "starts": starts,
-            "uv": convert.flip_v(uv.reshape(-1, 2)), "color_linear": col.reshape(-1, 4),
-            "texture": tex, "patch": _face_int(me, ATTR_PATCH, nf)}
+def _edited(me) -> bool:
+    """A mesh the import fingerprinted (PROP_DIGEST) that shows something
+    else now."""
+    d = me.get(PROP_DIGEST)
+    return isinstance(d, str) and d != digest(me)
 
 
-def _keep(new, old, eps):
-    """new, with the rows that differ from old by at most eps set to old's
-    stored bits (float noise of the round trip through Blender)."""
-    same = np.abs(new - old).reshape(len(new), -1).max(axis=1) <= eps
-    out = np.where(same.reshape((-1,) + (1,) * (new.ndim - 1)), old, new)
-    return np.ascontiguousarray(out, dtype=old.dtype)
+class _Scan:
+    """The level collection's objects sorted by what the export does with
+    them; notes for the ones it does not write."""
+
+    def __init__(self, root, notes: list):
+        self.terrain = self.collision = None
+        self.instances = []
+        classes = [c for c in root.children_recursive if c.get(PROP_PART) == "classes"]
+        in_classes = {ob.as_pointer() for c in classes for ob in c.all_objects}
+        cache: dict = {}
+        terrains, collisions = [], []
+        for ob in root.all_objects:
+            kind = ob.get(PROP_KIND)
+            if ob.as_pointer() in in_classes:
+                self._class_object(ob, kind, notes)
+            elif kind == "terrain" and ob.type == "MESH":
+                terrains.append(ob)
+            elif kind == "collision" and ob.type == "MESH":
+                collisions.append(ob)
+            elif (it := instance_of(ob, kind, cache)) is not None:
+                self.instances.append(it)
+            else:
+                why = self._why(ob, kind)
+                if why is not None:
+                    notes.append(f"{ob.name}: not written ({why})")
+        if not terrains:       # a collection from before wadkit_kind
+            terrains = [ob for ob in root.all_objects if ob.type == "MESH"
+                        and ATTR_PATCH in ob.data.attributes]
+            notes[:] = [n for n in notes if not any(n.startswith(f"{ob.name}: ")
+                                                    for ob in terrains)]
+        for found, kind in ((terrains, "terrain"), (collisions, "collision")):
+            found.sort(key=lambda o: o.name)
+            setattr(self, kind, found[0] if found else None)
+            for ob in found[1:]:
+                notes.append(f"{ob.name}: not written (a second {kind} object; the export "
+                             f"writes {found[0].name}, a level has one)")
+        # class meshes shown by linked duplicates: an edit is new class geometry
+        for me, ob in cache.get(MESHES, []):
+            if _edited(me):
+                notes.append(f"{ob.name}: its class mesh '{me.name}' was edited; class "
+                             "geometry is not written (the instance is, with its class)")
+
+    @staticmethod
+    def _why(ob, kind) -> str | None:
+        """Why ob is not written; None: it shows what the level holds (an
+        unchanged sky shell or chunk mesh: the file keeps it as it was)."""
+        if kind in ("sky", "chunk_terrain", "chunk_collision"):
+            what = {"sky": "the sky", "chunk_terrain": "chunk terrain",
+                    "chunk_collision": "chunk collision"}[kind]
+            if ob.type == "MESH" and isinstance(ob.data.get(PROP_DIGEST), str) \
+                    and not _edited(ob.data):
+                return None
+            return f"{what} is not written back; the edit of its mesh is lost"
+        if ob.type == "MESH":
+            return ("a mesh that is no terrain patch, collision or class mesh; new "
+                    "geometry is written only as terrain faces (join it into the terrain "
+                    "mesh) or as instances of a class")
+        return f"a {ob.type.lower()} object the level has no place for"
+
+    @staticmethod
+    def _class_object(ob, kind, notes) -> None:
+        """A prototype in the Classes collection: its mesh and place are the
+        class's; an edit is new class geometry, not written."""
+        if not (isinstance(kind, str) and kind.endswith("_class")):
+            notes.append(f"{ob.name}: in the Classes collection, where it changes what "
+                         "every instance of that class shows; not written (move it to "
+                         "the Ties, Shrubs or Mobys collection to make it an instance)")
+            return
+        if ob.type == "MESH" and _edited(ob.data):
+            notes.append(f"{ob.name}: class mesh edited; class geometry is not written "
+                         f"(class {ob.get(PROP_CLASS)} keeps its mesh)")
+        if not np.allclose(np.array(ob.matrix_basis), np.eye(4), atol=1e-6):
+            notes.append(f"{ob.name}: moved in its class collection; not written (move "
+                         "the instances instead)")
 
 
-def _same_topology(r, tri_kept, n_positions) -> bool:
-    return (len(r["co"]) == n_positions and len(r["sizes"]) == len(tri_kept)
-            and bool((r["sizes"] == 3).all())
-            and np.array_equal(r["loops"], tri_kept.reshape(-1).astype(np.int32)))
-
-
-def _terrain(lvl, ed, ob, notes) -> bool:
-    """Terrain edits into ed; True when something changed."""
-    t = lvl.terrain(0)
-    tri = t["triangles"]
-    keep = drop_degenerate(tri)
-    r = _read(ob)
-    lin = r["color_linear"].reshape(-1, 3, 4)
-    bad = (r["texture"] < 0) | (r["texture"] >= lvl._tfrag_texture_count())
-    if bad.any():
-        raise ExportError(f"{ob.name}: {int(bad.sum())} faces have no tfrag texture "
-                          f"(a material named '... tfrag NNN' or the {ATTR_TEXTURE} "
-                          "attribute)")
-    if _same_topology(r, tri[keep], len(t["positions"])):
-        pos = _keep(r["co"], t["positions"], POS_EPS)
-        uv, col, tex = t["uv"].copy(), t["color"].copy(), t["texture"].copy()
-        uv[keep] = _keep(r["uv"].reshape(-1, 3, 2), t["uv"][keep], UV_EPS)
-        # colours compared in Blender's linear storage; changed ones converted
-        old_lin = srgb_to_linear(t["color"][keep])
-        moved = np.abs(lin - old_lin).reshape(len(lin), -1).max(axis=1) > COL_EPS
-        part = t["color"][keep]
-        part[moved] = linear_to_srgb(lin[moved])
-        col[keep] = part
-        tex[keep] = r["texture"]
-        if all(np.array_equal(a, b) for a, b in ((pos, t["positions"]), (uv, t["uv"]),
-                                                 (col, t["color"]), (tex, t["texture"]))):
-            return False
-        ed.set_terrain(pos, uv, col, tex)
-        return True
-    r["color"] = linear_to_srgb(r["color_linear"])
-    return _patches(lvl, ed, ob, r, t, keep, notes)
-
-
-def _patches(lvl, ed, ob, r, t, keep, notes) -> bool:
-    """Faces added or deleted: every patch whose faces changed gets them
-    as its new mesh (fanned into triangles)."""
-    if r["patch"] is None:
-        raise ExportError(f"{ob.name}: the faces changed and the {ATTR_PATCH} "
-                          "attribute is gone; wadkit cannot tell the patches apart")
-    n_patches = len(lvl.patches)
-    out_of_range = (r["patch"] < 0) | (r["patch"] >= n_patches)
-    if out_of_range.any():
-        notes.append(f"{ob.name}: {int(out_of_range.sum())} faces name no patch "
-                     f"of the level ({ATTR_PATCH}); not written")
-    # fan every polygon: (F') triangles of corner indices
-    fan_face, fan_corner = [], []
-    for f, (n, s) in enumerate(zip(r["sizes"].tolist(), r["starts"].tolist())):
-        for k in range(1, n - 1):
-            fan_face.append(f)
-            fan_corner.append((s, s + k, s + k + 1))
-    fan_face = np.array(fan_face, np.int64)
-    fan_corner = np.array(fan_corner, np.int64).reshape(-1, 3)
-    changed = False
-    for p in range(n_patches):
-        mine = fan_face[r["patch"][fan_face] == p]
-        corners = fan_corner[r["patch"][fan_face] == p]
-        rows = np.flatnonzero((t["patch"] == p) & keep)
-        new_pos = r["co"][r["loops"][corners]]
-        if len(corners) == len(rows) and np.abs(
-                new_pos - t["positions"][t["triangles"][rows]]).max(initial=0) <= POS_EPS \
-                and np.abs(r["uv"][corners] - t["uv"][rows]).max(initial=0) <= UV_EPS \
-                and np.abs(r["color"][corners] - t["color"][rows]).max(initial=0) <= COL_EPS \
-                and np.array_equal(r["texture"][mine], t["texture"][rows]):
-            continue
-        if len(corners) == 0:
-            notes.append(f"{ob.name}: every face of tfrag patch {p} was deleted; a "
-                         "patch cannot be removed, it is kept as it was")
-            continue
-        verts, inverse = np.unique(r["loops"][corners].reshape(-1), return_inverse=True)
-        ed.set_patch(p, r["co"][verts], inverse.reshape(-1, 3).astype(np.uint32),
-                     r["uv"][corners], r["color"][corners], r["texture"][mine])
-        changed = True
-    return changed
-
-
-INSTANCE_KINDS = ("tie", "shrub", "moby")
-
-
-def _instances(lvl, ed, placed: dict, notes: list) -> bool:
-    """Instance objects (PROP_KIND tie/shrub/moby, PROP_INSTANCE = their
-    number) whose matrix_world is not what Blender makes of the level's
-    matrix are moved there (ed.move); True when one was."""
-    from mathutils import Matrix
-    moved = False
-    for kind, obs in placed.items():
-        inst = getattr(lvl, kind + "s")
-        for ob in obs:
-            i = ob[PROP_INSTANCE]
-            if not isinstance(i, int) or not 0 <= i < len(inst):
-                notes.append(f"{ob.name}: {kind} instance {i!r} is not in the level "
-                             "(not written)")
-                continue
-            stored = Matrix(np.asarray(inst.matrix[i], np.float64).tolist())
-            as_imported = np.array(Matrix.LocRotScale(*stored.decompose()))
-            # matrix_basis follows location/rotation/scale at once;
-            # matrix_world only after the next evaluation
-            now = np.array(ob.matrix_basis if ob.parent is None else ob.matrix_world)
-            if np.allclose(now, as_imported, rtol=1e-6, atol=1e-5):
-                continue
-            ed.move(kind, i, now.astype(np.float32))
-            moved = True
-    return moved
-
-
-def _settings(lvl, ed, root) -> bool:
+def _settings(lvl, root, notes) -> dict:
+    """The settings fields whose collection property or world colour
+    differs from the level's."""
     try:
         s = lvl.settings
     except wadkit.WadError:
-        return False
+        s = None
     if s is None:
-        return False
+        return {}
     new = {}
     for prop, field in SETTINGS_PROPS.items():
         if prop not in root:
@@ -257,60 +155,90 @@ def _settings(lvl, ed, root) -> bool:
         v = tuple(int(x) for x in v) if isinstance(s[field], tuple) else float(v)
         if v != s[field]:
             new[field] = v
-    if new:
-        ed.set_settings(**new)
-    return bool(new)
+    w = root.get(PROP_WORLD)
+    if isinstance(w, bpy.types.World):
+        _world(w, s, new, notes)
+    return new
+
+
+def _world_rgb(w) -> list[tuple]:
+    """The colours the world shows: its Background node's and its viewport
+    colour, as display bytes."""
+    out = []
+    tree = w.node_tree          # the import made it (use_nodes before Blender 5)
+    bg = next((n for n in tree.nodes if n.type == "BACKGROUND"), None) if tree else None
+    if bg is not None:
+        out.append(tuple(bg.inputs["Color"].default_value)[:3])
+    out.append(tuple(w.color)[:3])
+    disp = linear_to_srgb(np.array([(*c, 1.0) for c in out], np.float32))[:, :3]
+    return [tuple(int(v) for v in np.clip(np.rint(d * 255), 0, 255)) for d in disp]
+
+
+def _world(w, s, new: dict, notes) -> None:
+    field, base = w.get(PROP_WORLD_FIELD), w.get(PROP_WORLD_RGB)
+    if field not in ("background_colour", "fog_colour") or base is None:
+        return
+    base = tuple(int(x) for x in base)
+    changed = [c for c in _world_rgb(w) if c != base]
+    if not changed:
+        return
+    rgb = changed[0]
+    prop = next(p for p, f in SETTINGS_PROPS.items() if f == field)
+    if field in new and new[field] != rgb:
+        notes.append(f"{w.name}: the world colour {rgb} is not written: the collection's "
+                     f"{prop} was edited too ({new[field]}), which is")
+        return
+    new[field] = rgb
+
+
+def _blame(message: str, inst: Instances, scan: _Scan) -> str:
+    """An error of writing the level with the Blender object it is about
+    named first (an instance, the collision or the terrain object)."""
+    named = inst.name_in(message)
+    if named != message:
+        return named
+    for ob, words in ((scan.collision, ("collision",)), (scan.terrain, ("patch", "tfrag"))):
+        if ob is not None and any(w in message for w in words):
+            return f"{ob.name}: {message}"
+    return message
 
 
 def export_rc2(context, filepath: str, base_path: str | None = None):
     """Write the scene's RC2 level to filepath. Returns (how, notes):
     notes name every object that is not written."""
     root = level_collection(context)
-    base = base_path or root.get("wadkit_source") or ""
+    base = base_path or root.get(PROP_SOURCE) or ""
     if not base:
         raise ExportError(f"{root.name}: the level collection does not say which "
                           "file it came from; give the base level")
     lvl = wadkit.rc2.open(base)
     ed = lvl.edit()
     notes, changed = [], []
-    objs = list(root.all_objects)
-    terrain = [ob for ob in objs if ob.get(PROP_KIND) == "terrain"] or \
-        [ob for ob in objs if ob.type == "MESH" and ATTR_PATCH in ob.data.attributes]
-    placed = {k: [] for k in INSTANCE_KINDS}
-    prototypes = 0
-    for ob in objs:
-        kind = ob.get(PROP_KIND)
-        if ob in terrain[:1]:
-            continue
-        if kind in placed and PROP_INSTANCE in ob:
-            placed[kind].append(ob)
-        elif isinstance(kind, str) and kind.endswith("_class"):
-            prototypes += 1          # the class meshes collection instances show
-        else:
-            notes.append(f"{ob.name}: not written (the RC2 export writes the terrain "
-                         "mesh, instance placements and the level settings of this "
-                         "collection)")
-    if prototypes:
-        notes.append(f"{prototypes} class mesh objects (Classes): not written (class "
-                     "meshes are not written back; edits to them stay in Blender)")
-    if _instances(lvl, ed, placed, notes):
+    scan = _Scan(root, notes)
+    parts = _imported_parts(root)
+    inst = Instances(lvl, ed, notes, [_PART_KIND[p] for p in parts if p in _PART_KIND])
+    if inst.plan(scan.instances, placements(root, [it[0] for it in scan.instances])):
         changed.append("instances")
-    if terrain:
-        if root.get("wadkit_lod", 0) != 0:
-            notes.append(f"{terrain[0].name}: imported at LOD {root['wadkit_lod']}; "
+    if scan.terrain is not None:
+        if root.get(PROP_LOD, 0) != 0:
+            notes.append(f"{scan.terrain.name}: imported at LOD {root[PROP_LOD]}; "
                          "only LOD 0 terrain is written back (not written)")
-        elif _terrain(lvl, ed, terrain[0], notes):
+        elif terrain_edit(lvl, ed, scan.terrain, notes):
             changed.append("terrain")
-    if _settings(lvl, ed, root):
-        changed.append("settings")
+    if scan.collision is not None and collision_edit(lvl, ed, scan.collision, notes):
+        changed.append("collision")
+    new_settings = _settings(lvl, root, notes)
     try:
+        if new_settings:
+            ed.set_settings(**new_settings)
+            changed.append("settings")
         if not changed:
             lvl.save(filepath)
             return "unchanged: the base level's bytes", notes
         new = ed.apply()
         new.save(filepath)
     except ValueError as e:        # LimitError included
-        raise ExportError(str(e)) from None
+        raise ExportError(_blame(str(e), inst, scan)) from None
     rep = new.edit_report.get("patches", {})
     done = ", ".join(f"{len(v)} patches {k.replace('_', ' ')}" for k, v in rep.items() if v)
     return f"{' and '.join(changed)} written" + (f" ({done})" if done else ""), notes

@@ -10,7 +10,7 @@ a class without a mesh (no data in the level, a moby without a mesh, a
 class that does not decode) are empties named by their class. The sky
 shells sit on a large sphere around the level; collision has one material
 per tag and is hidden from render; the level's background colour becomes
-the world colour. docs/blender.md, "File > Import > Ratchet & Clank 2".
+the world colour. docs/blender-rc2.md, "File > Import > Ratchet & Clank 2".
 
 The custom properties below are what an exporter reads to map objects back
 to the level (blender_addon/export_rc2.py); they are set nowhere else."""
@@ -27,7 +27,8 @@ from wadkit import _rc2_scene as scene
 
 from . import convert, materials
 from .build import Created, Progress
-from .mesh_build import MeshArrays, build_mesh, build_meshes, drop_degenerate, srgb_to_linear
+from .mesh_build import (MeshArrays, build_mesh, build_meshes, digest, drop_degenerate,
+                         srgb_to_linear)
 
 # -- custom properties: the one place they are named ------------------------
 # level collection
@@ -49,6 +50,17 @@ PROP_INSTANCE = "wadkit_instance"  # index into lvl.ties / .shrubs / .mobys
 PROP_CHUNK = "wadkit_chunk"        # chunk index of chunk objects
 PROP_SHELL = "wadkit_shell"        # sky shell index
 PROP_SKY_SCALE = "wadkit_sky_scale"  # the sky object's scale (not the game's)
+# meshes the export does not write (class meshes, sky shells, chunk meshes):
+# mesh_build.digest() as imported, so the export can report an edit of them
+PROP_DIGEST = "wadkit_digest"
+# the level collection: the world the import made (an ID property); the
+# world: the settings field its colour shows and that colour (r, g, b) as shown
+PROP_WORLD = "wadkit_world"
+PROP_WORLD_FIELD = "wadkit_colour_field"
+PROP_WORLD_RGB = "wadkit_colour"
+# the level collection: the parts imported (PARTS); the export deletes
+# instances only of the kinds imported
+PROP_PARTS = "wadkit_parts"
 # face attributes
 ATTR_PATCH = "wadkit_patch"        # terrain: tfrag patch of each face
 ATTR_TEXTURE = "wadkit_texture"    # terrain: tfrag texture; classes: the kind's texture
@@ -103,6 +115,33 @@ def _by_type(nodes, kind: str):
     return next(n for n in nodes if n.type == kind)
 
 
+def collision_faces(c: dict) -> tuple:
+    """The Blender faces of a collision mesh (lvl.collision()): (positions
+    (V,3) f32, corners (L,), face sizes (F,) 3 or 4, tags (F,) i32, number
+    of faces left out). The stored triangles, then the quads with a
+    repeated corner as the triangles they are, then the other quads;
+    faces with fewer than three distinct corners are left out (Blender
+    cannot hold them). The export compares an edited mesh with this."""
+    quad = np.asarray(c["quad"], bool)
+    tri = np.asarray(c["triangles"], np.int64)[~quad]
+    ttag = np.asarray(c["tag"])[~quad]
+    quads = np.asarray(c["quads"], np.int64).reshape(-1, 4)
+    qtag = np.asarray(c["quad_tag"])
+    keep = drop_degenerate(tri)
+    # a quad with a repeated corner is drawn as the triangle it is
+    q_ok = (quads[:, [0, 0, 0, 1, 1, 2]] != quads[:, [1, 2, 3, 2, 3, 3]]).all(axis=1)
+    q_tri = [[v for j, v in enumerate(q) if v not in q[:j]] for q in quads[~q_ok].tolist()]
+    q_tri_ok = np.array([len(q) == 3 for q in q_tri], bool)
+    extra = np.array([q for q, ok in zip(q_tri, q_tri_ok) if ok], np.int64).reshape(-1, 3)
+    dropped = len(tri) - len(keep) + int((~q_tri_ok).sum())
+    faces3 = np.concatenate([tri[keep], extra])
+    tags = np.concatenate([ttag[keep], qtag[~q_ok][q_tri_ok], qtag[q_ok]]).astype(np.int32)
+    corners = np.concatenate([faces3.reshape(-1), quads[q_ok].reshape(-1)])
+    sizes = np.concatenate([np.full(len(faces3), 3), np.full(int(q_ok.sum()), 4)])
+    return (np.asarray(c["positions"], np.float32), corners, sizes.astype(np.int64), tags,
+            dropped)
+
+
 class _Importer:
     def __init__(self, context, lvl, created, lod, name, vertex_colors, notes,
                  instancing="COLLECTION"):
@@ -123,6 +162,7 @@ class _Importer:
         root[PROP_SOURCE] = self.path or ""
         root[PROP_FORMAT] = "rc2"
         root[PROP_LOD] = self.lod
+        root[PROP_PARTS] = [p for p in PARTS if p in parts]
         self._settings_props(root)
         subs = {}
         for part in PARTS:
@@ -149,7 +189,7 @@ class _Importer:
         if steps and len(errors) == len(steps):
             raise errors[0]
         if world:
-            self._world()
+            self._world(root)
         if self.classes is not None:
             root.children.link(self.classes)
         self.context.scene.collection.children.link(root)
@@ -224,6 +264,8 @@ class _Importer:
             me.materials.append(m)
         ob = self.created.mesh_object(label, me)
         ob[PROP_KIND] = kind
+        if kind in ("sky", "chunk_terrain", "chunk_collision"):
+            me[PROP_DIGEST] = digest(me)
         if chunk is not None:
             ob[PROP_CHUNK] = chunk
         sub.objects.link(ob)
@@ -303,6 +345,7 @@ class _Importer:
             self.created.add("meshes", me)
             me[PROP_KIND] = kind
             me[PROP_CLASS] = g.id
+            me[PROP_DIGEST] = digest(me)
             out[g.index] = me
         return out
 
@@ -412,30 +455,15 @@ class _Importer:
                                      ch.collision(), "chunk_collision", sub, ch.index)
 
     def _collision_mesh(self, label: str, c: dict, kind: str, sub, chunk=None) -> None:
-        tri = np.asarray(c["triangles"], np.int64)[~np.asarray(c["quad"], bool)]
-        ttag = np.asarray(c["tag"])[~np.asarray(c["quad"], bool)]
-        quads = np.asarray(c["quads"], np.int64).reshape(-1, 4)
-        qtag = np.asarray(c["quad_tag"])
-        if not len(tri) and not len(quads):
+        pos, corners, sizes, tags, dropped = collision_faces(c)
+        if not len(sizes):
             return
-        keep = drop_degenerate(tri)
-        # a quad with a repeated corner is drawn as the triangle it is
-        q_ok = (quads[:, [0, 0, 0, 1, 1, 2]] != quads[:, [1, 2, 3, 2, 3, 3]]).all(axis=1)
-        q_tri = [[v for j, v in enumerate(q) if v not in q[:j]] for q in quads[~q_ok].tolist()]
-        q_tri_ok = np.array([len(q) == 3 for q in q_tri], bool)
-        extra = np.array([q for q, ok in zip(q_tri, q_tri_ok) if ok], np.int64).reshape(-1, 3)
-        dropped = len(tri) - len(keep) + int((~q_tri_ok).sum())
         if dropped:
             self.notes.append(f"{label}: {dropped} faces with fewer than three "
                               "distinct corners left out")
-        faces3 = np.concatenate([tri[keep], extra])
-        tags = np.concatenate([ttag[keep], qtag[~q_ok][q_tri_ok], qtag[q_ok]]).astype(np.int32)
-        corners = np.concatenate([faces3.reshape(-1), quads[q_ok].reshape(-1)])
-        sizes = np.concatenate([np.full(len(faces3), 3), np.full(int(q_ok.sum()), 4)])
         mats, slots = self._slots(tags, self._tag_material)
-        me = build_mesh(label, np.asarray(c["positions"], np.float32), corners,
-                        material_index=slots, face_int={ATTR_TAG: tags},
-                        face_sizes=sizes)
+        me = build_mesh(label, pos, corners, material_index=slots,
+                        face_int={ATTR_TAG: tags}, face_sizes=sizes)
         self._object(label, me, mats, kind, sub, chunk).hide_render = True
 
     def _tag_material(self, tag: int):
@@ -453,11 +481,12 @@ class _Importer:
         return m
 
     # ---- world -------------------------------------------------------
-    def _world(self) -> None:
+    def _world(self, root) -> None:
         try:
             cols = scene.settings_colours(self.lvl.settings)
         except wadkit.WadError:
             return
+        field = "background_colour" if cols["background"] else "fog_colour"
         rgb = cols["background"] or cols["fog"]
         if rgb is None:
             return
@@ -469,6 +498,9 @@ class _Importer:
         bg.inputs["Color"].default_value = (*lin, 1.0)
         if cols["fog"] is not None:
             w["wadkit_fog_colour_display"] = list(cols["fog"])
+        w[PROP_WORLD_FIELD] = field
+        w[PROP_WORLD_RGB] = [int(round(v * 255)) for v in rgb]
+        root[PROP_WORLD] = w
         s = self.lvl.settings
         w.mist_settings.start = max(0.0, float(s["fog_near_distance"]) / 1024.0)
         w.mist_settings.depth = max(0.0, float(s["fog_far_distance"] - s["fog_near_distance"])

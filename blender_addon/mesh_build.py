@@ -277,3 +277,31 @@ def read_mesh(me: bpy.types.Mesh, matrix=None):
     tri = np.empty(nt * 3, np.int32)
     me.loop_triangles.foreach_get("vertices", tri)
     return co, tri.reshape(-1, 3)
+
+
+def digest(me: bpy.types.Mesh) -> str:
+    """A fingerprint of what a mesh shows: positions, faces, material
+    indices, the active UV map and the colour attributes (one foreach_get
+    each). The import stores it on the meshes the export does not write,
+    so the export can tell an edit of them from none."""
+    import hashlib
+    h = hashlib.blake2b(digest_size=16)
+    nv, nl, nf = len(me.vertices), len(me.loops), len(me.polygons)
+    h.update(np.array([nv, nl, nf], np.int64).tobytes())
+    for coll, prop, n, dtype in ((me.vertices, "co", 3 * nv, np.float32),
+                                 (me.loops, "vertex_index", nl, np.int32),
+                                 (me.polygons, "loop_total", nf, np.int32),
+                                 (me.polygons, "material_index", nf, np.int32)):
+        a = np.empty(n, dtype)
+        coll.foreach_get(prop, a)
+        h.update(a.tobytes())
+    uvl = me.uv_layers.active
+    if uvl is not None:
+        a = np.empty(2 * nl, np.float32)
+        uvl.data.foreach_get("uv", a)
+        h.update(a.tobytes())
+    for ca in me.color_attributes:
+        a = np.empty(4 * len(ca.data), np.float32)
+        ca.data.foreach_get("color", a)
+        h.update(ca.name.encode() + a.tobytes())
+    return h.hexdigest()

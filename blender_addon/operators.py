@@ -20,9 +20,8 @@ def _fail(op, exc) -> set:
 def eng_level_in_scene(context) -> bool:
     """An imported ENG level (a collection the import marked) is in the
     scene: what the export and the floor tools work on."""
-    scene = getattr(context, "scene", None)
-    return scene is not None and any(
-        c.get("wadkit_format") == "eng" for c in scene.collection.children_recursive)
+    from .export_common import level_collections
+    return bool(level_collections(getattr(context, "scene", None), "eng"))
 
 
 class _Dropped:
@@ -205,8 +204,11 @@ class EXPORT_SCENE_OT_wadkit_rc2(bpy.types.Operator, ExportHelper):
 
     @classmethod
     def poll(cls, context):
-        from .export_rc2 import rc2_collections
-        return bool(rc2_collections(context.scene))
+        from .export_common import level_collections
+        if level_collections(context.scene, "rc2"):
+            return True
+        cls.poll_message_set("no imported RC2 level in the scene")
+        return False
 
     def execute(self, context):
         from .export_rc2 import ExportError, export_rc2

@@ -1,7 +1,7 @@
 """WAD-LZ compression levels ("default", "fast", "max", and the first encoder's
 "best", "lazy", "greedy"), their round trips, and blocks on threads: every
 stream must decode to its input and be clean for the validator
-(docs/formats/rc2.md). Sizes are checked only as orders (max no larger
+(docs/formats/rc2-wadlz.md). Sizes are checked only as orders (max no larger
 than default on structured data, a repeated block found across a block
 boundary); speed lives in `make bench`."""
 import random

@@ -1,7 +1,7 @@
 """RC2 class meshes (ties, shrubs, mobys): classes assembled by the
 from-spec builders (tests/builders/rc2_tie.py, rc2_shrub.py, rc2_moby.py)
 against the meshes the builders derive from their own strips; every
-invariant of docs/formats/rc2.md broken once, each a FormatError with the
+invariant of docs/formats/rc2-classes.md broken once, each a FormatError with the
 offset; truncations and byte flips that must fail or decode the same."""
 import random
 import struct

@@ -371,7 +371,7 @@ def test_every_face_in_exactly_the_octants_it_touches(mesh20k):
     assert all(want)                          # no face without an octant
     n_pairs = sum(len(s) for s in want)
     assert n_pairs > len(faces)               # faces repeat per octant
-    # docs/formats/rc2.md quotes these numbers of this mesh
+    # docs/formats/rc2-collision-sky.md quotes these numbers of this mesh
     assert (len(tris), len(quads), n_pairs, len(C.parse(blk)), len(blk)) == (
         13625, 6375, 51583, 23124, 1339780)
 

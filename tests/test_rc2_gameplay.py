@@ -133,7 +133,7 @@ def test_absent_blocks_give_empty_instances():
 def test_generated_level_fields(generated):
     lvl, g, classes, _ = generated
     assert (len(lvl.ties), len(lvl.shrubs), len(lvl.mobys)) == (2000, 2000, 200)
-    # the numbers docs/formats/rc2.md quotes for this level
+    # the numbers docs/formats/rc2-gameplay.md quotes for this level
     assert len(lvl.gameplay) == 783_416 and len(lvl.tie_ambient["count"]) == 1222
     sizes = {b.name: b.decoded for b in lvl.gameplay_blocks}
     assert (sizes["tie_instances"], sizes["shrub_instances"], sizes["moby_instances"]) == (

@@ -24,7 +24,7 @@ def sample():
 
 
 def _table(data, raw, kind):
-    """A class table read with struct from core_index (docs/formats/rc2.md,
+    """A class table read with struct from core_index (docs/formats/rc2-gameplay.md,
     "Core class tables"): [(offset, id, slots)]."""
     slot, _, size = KINDS[kind]
     ci = raw["sections"]["core_index"][0]

@@ -660,3 +660,39 @@ def test_file_not_a_whole_number_of_sectors_saves_unchanged():
     ed.set_settings(death_height=-1.0)          # the gameplay moves, the tail goes
     new = ed.apply().to_bytes()
     assert len(new) % 2048 == 0 and wadkit.rc2.from_bytes(new).settings["death_height"] == -1.0
+
+
+def test_a_block_two_slots_share_is_kept_or_refused_never_split(monkeypatch):
+    """Two header slots may point at one block (fuzzing found it): an edit
+    that leaves it alone keeps both slots on its unchanged bytes; an edit
+    that would rewrite it for one slot is refused, naming both."""
+    g = G.sample()
+    g["blocks"]["moby_groups"] = RR.group_block([[1, 0]])
+    plain_layout = G.layout
+
+    def shared(blocks, order=G.WRENCH_ORDER):
+        out = bytearray(plain_layout(blocks, order))
+        at = struct.unpack_from("<i", out, G.SLOT["moby_groups"])[0]
+        struct.pack_into("<i", out, G.SLOT["cuboids"], at)
+        return bytes(out)
+
+    monkeypatch.setattr(G, "layout", shared)
+    data, _ = F.level(gameplay=g)
+    lvl = wadkit.rc2.from_bytes(data)
+    old = {b.name: b for b in lvl.gameplay_blocks}
+    assert old["cuboids"].offset == old["moby_groups"].offset
+
+    ed = lvl.edit()
+    ed.move("tie", 0, (9.0, 9.0, 9.0))
+    new = ed.apply()
+    blocks = {b.name: b for b in new.gameplay_blocks}
+    assert blocks["cuboids"].offset == blocks["moby_groups"].offset
+    assert bytes(blocks["moby_groups"].data) == bytes(old["moby_groups"].data)
+    assert RR.gameplay(new.gameplay)["groups"]["moby"] == [[1, 0]]
+
+    ed = lvl.edit()
+    ed.delete("moby", 1)          # the group names moby 1: its block would change
+    with pytest.raises(wadkit.LimitError,
+                       match="moby_groups: the level stores it as one block with "
+                             "cuboids, which the edit would change too"):
+        ed.apply()

@@ -184,7 +184,7 @@ def test_generated_level_800_patches():
 # ---- texture binding: only biased records bind --------------------------------
 
 def test_texture_changes_only_on_a_biased_record():
-    """Hand-derived from the rule (docs/formats/rc2.md, strips): a biased
+    """Hand-derived from the rule (docs/formats/rc2-tfrag.md, strips): a biased
     record with offset >= 0 binds ad-gif offset/5; a plain record keeps the
     active texture whatever its offset byte; a biased record with offset
     -1 keeps it too."""
@@ -244,7 +244,7 @@ def test_generated_level_textures_follow_the_rule():
     changed = int(np.sum(np.array(want) != np.array(old)))
     # the generator must exercise the defect: the old reading differs
     assert changed > 0 and wrong_patches > 0
-    # docs/formats/rc2.md quotes these (the old binary gave the same count)
+    # docs/formats/rc2-tfrag.md quotes these (the old binary gave the same count)
     assert (changed, len(want), wrong_patches) == (7620, 57960, 281)
 
 

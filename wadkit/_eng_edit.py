@@ -43,27 +43,12 @@ import warnings
 import numpy as np
 
 from . import _core
+from ._args import array
 
 
 def _array(value, dtype, tail, name, op, integer=False, lo=None, hi=None):
-    """value as a C-contiguous array of dtype with shape (n, *tail); ValueError
-    naming op and the argument otherwise."""
-    try:
-        a = np.asarray(value)
-    except Exception as exc:        # ragged lists and the like
-        raise ValueError(f"{op}: {name} is not an array ({exc})") from None
-    want = "(n" + "".join(f", {t}" for t in tail) + ")"
-    if a.ndim != 1 + len(tail) or tuple(a.shape[1:]) != tuple(tail):
-        raise ValueError(f"{op}: {name} must have shape {want}, not {a.shape}")
-    if integer:
-        if a.dtype.kind not in "iub" and not (a.size == 0 and a.dtype.kind == "f"):
-            raise ValueError(f"{op}: {name} must hold integers, not {a.dtype}")
-        if a.size and ((lo is not None and a.min() < lo) or (hi is not None and a.max() > hi)):
-            raise ValueError(f"{op}: {name} must lie in {lo}..{hi}, found "
-                             f"{a.min()}..{a.max()}")
-    elif a.dtype.kind not in "fiu":
-        raise ValueError(f"{op}: {name} must hold numbers, not {a.dtype}")
-    return np.ascontiguousarray(a, dtype=dtype)
+    """value checked and converted (wadkit._args.array), errors naming op."""
+    return array(value, dtype, tail, name, integer=integer, lo=lo, hi=hi, op=op)
 
 
 def _tiles(tiles, op):

@@ -16,7 +16,7 @@ says what was done); save() / to_bytes() of that level give the file.
     new = ed.apply()
     new.save("LEVEL0_EDITED.WAD")
 
-Rules (docs/formats/rc2.md, "Editing a level" and "Saving a level"):
+Rules (docs/formats/rc2-writing.md, "Writing a level back" and "Saving a level"):
 
 - Terrain: positions (V, 3), uv (T, 3, 2), color (T, 3, 4) (1.0 = the
   PS2's 0x80), texture (T,) in the layout of terrain(0) — the triangles
@@ -50,31 +50,15 @@ from __future__ import annotations
 import numpy as np
 
 from . import _core
+from ._args import array
 
 KINDS = ("tie", "shrub", "moby")
 _STATUS = ("kept", "in_place", "reencoded", "moved")
 
 
 def _array(value, dtype, tail, name, integer=False):
-    """value as a C-contiguous array of dtype with shape (n, *tail), or
-    ValueError naming the argument."""
-    try:
-        a = np.asarray(value)
-    except Exception as exc:                  # ragged lists and the like
-        raise ValueError(f"{name} is not an array ({exc})") from None
-    want = "(n" + "".join(f", {t}" for t in tail) + ")"
-    if a.ndim != 1 + len(tail) or tuple(a.shape[1:]) != tuple(tail):
-        raise ValueError(f"{name} must have shape {want}, not {a.shape}")
-    if integer and a.size and a.dtype.kind not in "iu":
-        raise ValueError(f"{name} must hold integers, not {a.dtype}")
-    if a.dtype.kind not in "fiub":
-        raise ValueError(f"{name} must hold numbers, not {a.dtype}")
-    if integer and a.size and (a.min() < np.iinfo(dtype).min or a.max() > np.iinfo(dtype).max):
-        raise ValueError(f"{name} holds values outside {np.dtype(dtype).name}")
-    out = np.ascontiguousarray(a, dtype=dtype)
-    if out.dtype.kind == "f" and not np.isfinite(out).all():
-        raise ValueError(f"{name} holds values that are not finite")
-    return out
+    """value checked and converted (wadkit._args.array; finite values)."""
+    return array(value, dtype, tail, name, integer=integer, finite=True)
 
 
 def _kind(kind):

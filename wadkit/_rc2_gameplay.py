@@ -1,6 +1,6 @@
 """RC2 gameplay and core class tables: the Python objects over what the C
 core decodes (csrc/core/rc2/rc2_gameplay.c, rc2_classes.c). Layouts and
-rules: docs/formats/rc2.md ("Gameplay", "Core class tables")."""
+rules: docs/formats/rc2-gameplay.md ("Gameplay", "Core class tables")."""
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -35,7 +35,7 @@ class GameplayBlock:
 
 class Instances:
     """The instances of one kind ("tie", "shrub", "moby"), one NumPy array
-    per field (docs/formats/rc2.md lists them), each of length len(self):
+    per field (docs/formats/rc2-gameplay.md lists them), each of length len(self):
     e.g. class_id (n,) int32, matrix (n, 4, 4) float32 for column vectors
     (translation in matrix[:, :3, 3]; matrix[:, 3, 3] is 1, the stored value
     is matrix_w for ties and shrubs; for mobys the matrix is computed from

@@ -17,7 +17,7 @@ INSTANCES = {"tie": "ties", "shrub": "shrubs", "moby": "mobys"}
 NO_SLOT = 0xFF
 
 # Collision tag names by the tag's low 4 bits [assumed: noclip's comments,
-# docs/formats/rc2.md "Octant"; the high bits are taken for footstep sounds]
+# docs/formats/rc2-collision-sky.md "Octant"; the high bits are taken for footstep sounds]
 TAG_NAMES = {0: "water", 1: "damage", 2: "magneboots", 3: "mud", 4: "slide",
              5: "jump", 7: "ice", 8: "out of bounds (wall-jump)", 9: "no mantle",
              10: "no wall-jump", 11: "mud", 12: "out of bounds", 13: "ocean",

@@ -5,7 +5,7 @@
     buf = wadkit.lz.compress(data, level="max", threads=0)
     wadkit.lz.validate(buf)                             # [] when clean
 
-The stream format and the game's rules are in docs/formats/rc2.md; the
+The stream format and the game's rules are in docs/formats/rc2-wadlz.md; the
 levels' speed and size in docs/performance.md.
 """
 from __future__ import annotations

@@ -162,7 +162,7 @@ class Level(MappedLevel):
         """A texture table of the core header decoded to (H, W, 4) uint8
         RGBA: "tfrag", "moby", "tie" or "shrub"; class meshes name their
         textures through the class's slots into the table of their kind
-        (docs/formats/rc2.md, "Textures"). Decoded and checked in C
+        (docs/formats/rc2-tfrag.md, "Textures"). Decoded and checked in C
         (csrc/core/rc2/rc2_texture.c), once per kind."""
         if kind not in TEXTURE_KINDS:
             raise ValueError(f"no {kind!r} texture table (one of "
@@ -184,7 +184,7 @@ class Level(MappedLevel):
         return _core.sky_parse(self.sky_block(), self.core_header["sky"])
 
     def sky(self) -> dict:
-        """The sky (docs/formats/rc2.md, "Sky"): colour (RGBA bytes),
+        """The sky (docs/formats/rc2-collision-sky.md, "Sky"): colour (RGBA bytes),
         clear_screen, maximum_sprite_count, fx (bytes: texture indices),
         textures (list of (H, W, 4) uint8 RGBA, one per texture entry),
         texture_entries, the raw header offsets, and shells (at most 8):
@@ -214,12 +214,12 @@ class Level(MappedLevel):
         consecutive rows; tag (T,) u8 (the face's collision type); quad
         (T,) bool (a half of a quad); quads (Q,4) u32 and quad_tag (Q,) u8
         (the quads themselves, split r0-r2); folded: stored triangles
-        dropped as halves of a stored quad. See docs/formats/rc2.md."""
+        dropped as halves of a stored quad. See docs/formats/rc2-collision-sky.md."""
         return _collision_mesh(self._collision)
 
     def collision_octants(self) -> dict:
         """The collision octants as stored (see _core.collision_parse and
-        docs/formats/rc2.md): mesh_offset, hero_groups, hero (bytes, not
+        docs/formats/rc2-collision-sky.md): mesh_offset, hero_groups, hero (bytes, not
         decoded), z_node (coord, count, offset), y_nodes / x_nodes (N,3)
         i32 {offset (0 = absent), coord, count}, coord (N,3) i32 grid
         coordinates, offset (N,) u32, size (N,) u8 (the X entry's size
@@ -229,7 +229,7 @@ class Level(MappedLevel):
         face_tag (F,) u8. build_collision_octants(...) lays them out again."""
         return self._collision["octants"]
 
-    # ---- gameplay and core class tables (docs/formats/rc2.md) ----------
+    # ---- gameplay and core class tables (docs/formats/rc2-gameplay.md) ----------
 
     @cached_property
     def _classes(self) -> dict:
@@ -318,7 +318,7 @@ class Level(MappedLevel):
         start = int(a["start"][rec])
         return a["words"][start:start + int(a["count"][rec])]
 
-    # ---- writing (wadkit/_rc2_edit.py, docs/formats/rc2.md) ----------
+    # ---- writing (wadkit/_rc2_edit.py, docs/formats/rc2-writing.md) ----------
 
     edit_report: dict | None = None   # set on a Level made by LevelEdit.apply()
 
@@ -387,7 +387,7 @@ class LevelChunk:
     """Chunk <index> of a level: the extent chunk<index> opens with
     {s32 tfrags, s32 collision}, offsets of WAD-LZ streams from its start
     (0 = none); the tfrags and the collision inside read as the level's own
-    (docs/formats/rc2.md, "Chunks"). Textures are the level's tfrag
+    (docs/formats/rc2-collision-sky.md, "Chunks"). Textures are the level's tfrag
     textures."""
 
     def __init__(self, level: Level, index: int, header: dict):
@@ -499,7 +499,7 @@ def tie_mesh(data, lod: int = 0, offset: int = 0, class_id: int = -1) -> dict:
     (V,2) f32; triangles (T,3) u32; texture (T,) i32, an index into the
     class's 16 textures; plus header facts (o_class, scale, bsphere,
     lod_distances, packet_counts, lod_headers, strips, ...). No normals or
-    vertex colours (docs/formats/rc2.md, "Tie classes"). FormatError when
+    vertex colours (docs/formats/rc2-classes.md, "Tie classes"). FormatError when
     the class breaks an invariant (GS walk, q = 4096, counts)."""
     return _core.tie_mesh(data, lod, offset, class_id)
 
@@ -550,7 +550,7 @@ def from_bytes(data, max_size: int = DEFAULT_MAX_SIZE) -> Level:
 
 def empty_gameplay(tail: bytes = b"") -> bytes:
     """A gameplay with every block absent (the header of block offsets, all
-    0; docs/formats/rc2.md "Gameplay"), then tail: for build_level."""
+    0; docs/formats/rc2-gameplay.md "Gameplay"), then tail: for build_level."""
     return _core.rc2_empty_gameplay(tail)
 
 

@@ -192,7 +192,7 @@ static PyMethodDef lz_methods[] = {
   { "lz_compress", (PyCFunction) (void (*) (void)) lz_compress,
     METH_VARARGS | METH_KEYWORDS,
     "lz_compress(data, *, level='default', threads=1, block_size=0) -> bytes: "
-    "a game-safe WAD-LZ stream (docs/formats/rc2.md)" },
+    "a game-safe WAD-LZ stream (docs/formats/rc2-wadlz.md)" },
   { "lz_validate", (PyCFunction) (void (*) (void)) lz_validate,
     METH_VARARGS | METH_KEYWORDS,
     "lz_validate(data, limit=1000) -> [str]: rule violations, [] if clean" },

@@ -1,4 +1,4 @@
-"""RC2 collision blocks from the spec (docs/formats/rc2.md, "Collision"),
+"""RC2 collision blocks from the spec (docs/formats/rc2-collision-sky.md, "Collision"),
 plain Python + struct, and a plain reader of them. Independent of wadkit's
 C reader and writer.
 

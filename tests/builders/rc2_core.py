@@ -1,4 +1,4 @@
-"""RC2 core class tables from the spec (docs/formats/rc2.md, "Core class
+"""RC2 core class tables from the spec (docs/formats/rc2-gameplay.md, "Core class
 tables"), plain Python + struct; never wadkit's C code.
 
 The core header holds {count, offset into core_index} of the moby (0x18),

@@ -1,4 +1,4 @@
-"""RC2 gameplay fixtures from the spec (docs/formats/rc2.md, "Gameplay"),
+"""RC2 gameplay fixtures from the spec (docs/formats/rc2-gameplay.md, "Gameplay"),
 plain Python + struct; never wadkit's C code.
 
 A gameplay is a 0x9c-byte header of 39 s32 block offsets (0 = absent) and

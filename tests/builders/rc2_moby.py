@@ -1,4 +1,4 @@
-"""RC2 moby class meshes built from the spec (docs/formats/rc2.md, "Moby
+"""RC2 moby class meshes built from the spec (docs/formats/rc2-classes.md, "Moby
 classes"), plain Python + struct; independent of wadkit's C code.
 
 A packet has its vertices (x, y, z, azimuth, elevation, cache index), the

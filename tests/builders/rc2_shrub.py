@@ -1,4 +1,4 @@
-"""RC2 shrub classes built from the spec (docs/formats/rc2.md, "Shrub
+"""RC2 shrub classes built from the spec (docs/formats/rc2-classes.md, "Shrub
 classes"), plain Python + struct; independent of wadkit's C code.
 
 A packet is a list of primitives: ("texture", index) or ("strip" | "tris",

@@ -1,4 +1,4 @@
-"""RC2 sky blocks from the spec (docs/formats/rc2.md, "Sky"), plain Python
+"""RC2 sky blocks from the spec (docs/formats/rc2-collision-sky.md, "Sky"), plain Python
 + struct. Independent of wadkit's C reader.
 
 A shell is (textured, clusters); a cluster is (vertices, st, faces) or

@@ -1,4 +1,4 @@
-"""RC2 tie classes built from the spec (docs/formats/rc2.md, "Tie classes"),
+"""RC2 tie classes built from the spec (docs/formats/rc2-classes.md, "Tie classes"),
 plain Python + struct; independent of wadkit's C code.
 
 A class is three LODs of packets; a packet is a list of strips, each strip

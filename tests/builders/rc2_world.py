@@ -246,9 +246,13 @@ def _place(rng: random.Random, box, spin: bool = True, scale: bool = False):
 def world(patches: int = 800, ties: int = 2000, shrubs: int = 2000, mobys: int = 200,
           tie_classes: int = 40, shrub_classes: int = 30, moby_classes: int = 25,
           collision_side: int = 142, seed: int = 16, compress=R.stored,
-          with_sky: bool = True, edit_classes=None) -> tuple[bytes, dict]:
+          with_sky: bool = True, edit_classes=None,
+          collision_slack: int = 0) -> tuple[bytes, dict]:
     """edit_classes(builders): called with {kind: [class builders]} before
-    they are written (to damage one, say)."""
+    they are written (to damage one, say). collision_slack: zero bytes
+    after the collision block (room a rewritten block may grow into; this
+    builder puts each face in one octant, wadkit's writer in every octant
+    it touches)."""
     rng = random.Random(seed)
     pts, box = terrain(patches)
     g = G.generated(seed, tie_classes=tie_classes, ties=ties, shrub_classes=shrub_classes,
@@ -296,7 +300,8 @@ def world(patches: int = 800, ties: int = 2000, shrubs: int = 2000, mobys: int =
             n_pal += 1
     octants, n_faces = collision(collision_side)
     core, fields = R.core_parts(tfrags=T.block(pts), sky=sky() if with_sky else b"",
-                                collision=C.block(octants), texels=bytes(texels))
+                                collision=C.block(octants) + bytes(collision_slack),
+                                texels=bytes(texels))
     index_at = 0xC0 + 16 * N_TFRAG_TEX
     core, cfields, tables, offsets = rc2_core.with_classes(
         core, specs, TEX_COUNTS, index_at=index_at, texture_entries=entries)

@@ -1,4 +1,4 @@
-"""RC2 tfrag blocks assembled from the spec (docs/formats/rc2.md), plain
+"""RC2 tfrag blocks assembled from the spec (docs/formats/rc2-tfrag.md), plain
 Python + struct: VIF codes, the five VIF lists of a patch in the game's
 layout, patch headers and the block. Independent of wadkit's C writer."""
 from __future__ import annotations

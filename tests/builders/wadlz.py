@@ -1,4 +1,4 @@
-"""WAD-LZ streams assembled from the spec (docs/formats/rc2.md), plain
+"""WAD-LZ streams assembled from the spec (docs/formats/rc2-wadlz.md), plain
 Python + struct: one function per packet kind, a stream header, and a
 simple greedy encoder that keeps the game's layout rules. Independent of
 wadkit's C encoder."""
@@ -195,7 +195,7 @@ def layout(packets: list[bytes]) -> bytes:
 # ---- an independent decoder -------------------------------------------------
 
 def decompress(stream: bytes) -> bytes:
-    """Decode a whole stream by the packet table of docs/formats/rc2.md
+    """Decode a whole stream by the packet table of docs/formats/rc2-wadlz.md
     (plain Python; far distances read with the +0x4000 high bit)."""
     size = struct.unpack_from("<i", stream, 3)[0]
     assert stream[:3] == b"WAD" and HEADER <= size <= len(stream), size

@@ -153,8 +153,8 @@ def _collision(h):
 
 
 def _gameplay(ties, shrubs, mobys) -> bytes:
-    """Settings, class lists and instances (docs/formats/rc2.md,
-    "Gameplay"; written in C), after a tag and the patch grid (the
+    """Settings, class lists and instances (docs/formats/rc2-gameplay.md;
+    written in C), after a tag and the patch grid (the
     sample's own bytes, no block points at them)."""
     tail = b"WADKIT-SAMPLE-GAMEPLAY\0\0" + struct.pack("<4i", PATCHES, PATCHES, QUADS, 0)
     return rc2.new_gameplay(

@@ -3,7 +3,7 @@
  * A stream is a 16-byte header ("WAD", an unaligned little-endian s32 total
  * size including the header, padding) and a packet stream. Packet kinds,
  * the game's two layout rules and the [assumed] readings are described in
- * docs/formats/rc2.md. Pure C11 + GLib. */
+ * docs/formats/rc2-wadlz.md. Pure C11 + GLib. */
 #pragma once
 #include <glib.h>
 

@@ -221,7 +221,7 @@ wk_lz_decoder_run (WkLzDecoder *d, guint8 *out, gsize cap, GError **error)
 }
 
 /* The farthest a match reaches under either reading of the far bit
- * (docs/formats/rc2.md): the history wk_lz_decodes_to keeps. */
+ * (docs/formats/rc2-wadlz.md): the history wk_lz_decodes_to keeps. */
 #define HISTORY 0xc000u
 #define CHUNK 0x10000u
 

@@ -1,5 +1,5 @@
 /* WAD-LZ packet layer: tokens (literals, match) to packets, keeping the
- * game's rules (docs/formats/rc2.md):
+ * game's rules (docs/formats/rc2-wadlz.md):
  *  - no two literal runs in a row (a dummy packet `11 0k 00` goes between,
  *    carrying up to 3 literals itself);
  *  - a small literal (1..3 bytes) rides on the match before it, so a literal

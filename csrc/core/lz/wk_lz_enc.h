@@ -5,7 +5,7 @@
  * A parser turns input bytes into tokens: `lit` literal bytes, then a match
  * of `len` bytes reaching `dist` back (len 0: a dummy packet, which only
  * the optimal parse asks for). The packet layer turns tokens into packets
- * and keeps the game's layout rules (docs/formats/rc2.md). A parser may be
+ * and keeps the game's layout rules (docs/formats/rc2-wadlz.md). A parser may be
  * given a block of a larger input: it matches into the bytes before the
  * block (up to the window) but starts and ends its own tokens at the block
  * edges, so blocks can be parsed on separate threads and their tokens
@@ -52,7 +52,7 @@ wk_lz_tokens_clear (WkLzTokens *t)
 }
 
 /* Bytes of the packet of a match (without its small literal): the format's
- * cost per distance class (little, medium, far; docs/formats/rc2.md). */
+ * cost per distance class (little, medium, far; docs/formats/rc2-wadlz.md). */
 static inline guint
 wk_lz_match_cost (gsize len, gsize dist)
 {

@@ -13,7 +13,7 @@
  * bytes saved against literals (the first found wins ties); a match that saves
  * nothing is still taken when at most 3 literals wait before it, since
  * they ride on the match before for free and would otherwise grow into a
- * literal run (1-2 header bytes; docs/formats/rc2.md). One-step lazy
+ * literal run (1-2 header bytes; docs/formats/rc2-wadlz.md). One-step lazy
  * evaluation; after many positions without a match the search steps over
  * more of them (incompressible data); positions inside long matches are
  * only partly indexed. All hashes come from one 8-byte load.

@@ -3,7 +3,7 @@
  * (greedy) or 96 (lazy); the best candidate maximises the bytes saved
  * against literals, closer first on ties. Kept under their names for
  * comparison (make bench measures the new modes against them); their
- * streams are unchanged. See docs/formats/rc2.md. */
+ * streams are unchanged. See docs/formats/rc2-wadlz.md. */
 #include "wk_lz_enc.h"
 
 #define HASH_BITS 16

@@ -1,5 +1,5 @@
 /* WAD-LZ level "max": a shortest-path parse over the format's real costs
- * (docs/formats/rc2.md):
+ * (docs/formats/rc2-wadlz.md):
  *
  *  - a match costs 2, 3 or 4 bytes by its class (little: ≤ 8 bytes from
  *    ≤ 2048 back; medium: ≤ 33 bytes (3) or ≤ 288 (4) from ≤ 0x4000; far:

@@ -1,6 +1,6 @@
 /* WAD-LZ validator: walks the packets without producing output and lists
  * every place where a stream breaks a rule of the game or relies on a
- * reading that sources dispute. See docs/formats/rc2.md. */
+ * reading that sources dispute. See docs/formats/rc2-wadlz.md. */
 #include "wk_lz.h"
 
 #include <string.h>

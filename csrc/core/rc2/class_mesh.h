@@ -4,7 +4,7 @@
  * them out of core_data) and the absolute offset of byte 0 for errors,
  * checks everything the class declares, and returns a WkClassMesh whose
  * counts size the caller's arrays (phase 1); wk_class_mesh_fill copies the
- * decoded mesh into them (phase 2). See docs/formats/rc2.md, "Tie classes",
+ * decoded mesh into them (phase 2). See docs/formats/rc2-classes.md, "Tie classes",
  * "Shrub classes", "Moby classes". */
 #pragma once
 #include <glib.h>
@@ -13,7 +13,7 @@
 
 G_BEGIN_DECLS
 
-/* Fixed-point facts shared by the three class kinds (docs/formats/rc2.md):
+/* Fixed-point facts shared by the three class kinds (docs/formats/rc2-classes.md):
  * a position is s16 · scale / WK_RC2_POS_ONE (scale an f32 of the class
  * header), a texture coordinate s16 / WK_RC2_ST_ONE, and a quantised normal
  * component s16 / WK_RC2_NORMAL_ONE. */

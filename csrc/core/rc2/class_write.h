@@ -1,5 +1,5 @@
 /* Writers of RC2 tie and shrub classes (the readers: tie.c, shrub.c).
- * Each lays one class out in the layout docs/formats/rc2.md describes
+ * Each lays one class out in the layout docs/formats/rc2-classes.md describes
  * ("Tie classes", "Shrub classes") with the choices of
  * docs/formats/rc2-writers.md, and decodes it again with our reader before
  * returning it. Positions are in the class's own space (game units, Z

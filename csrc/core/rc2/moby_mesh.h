@@ -3,7 +3,7 @@
  * 16-byte packet entries; per packet a VIF list (texture coordinates, an
  * index buffer with restart bits and "secret" indices that switch
  * textures, optional texture ad-gifs) and a vertex table whose vertex
- * cache indices sit seven vertices late. docs/formats/rc2.md, "Moby
+ * cache indices sit seven vertices late. docs/formats/rc2-classes.md, "Moby
  * classes". Metal (chrome/glass) packets and bangles are not decoded. */
 #pragma once
 #include <glib.h>

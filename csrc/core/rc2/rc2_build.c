@@ -18,7 +18,7 @@
 #define MAX_CLASSES 1024u        /* [assumed] per kind, a bound on the input */
 
 /* Classes go into core_data and their tables into core_index in this
- * order (Wrench's packer; docs/formats/rc2.md, "Core class tables"). */
+ * order (Wrench's packer; docs/formats/rc2-gameplay.md, "Core class tables"). */
 static const WkRc2Kind class_order[] = { WK_RC2_MOBY, WK_RC2_TIE, WK_RC2_SHRUB };
 static const char *const table_kind[WK_RC2_TABLES] = { "tfrag", "moby", "tie", "shrub" };
 

@@ -3,7 +3,7 @@
  * the class tables and the four texture tables, gs_ram with the palettes
  * in CLUT order, core_data = tfrags block + occlusion/sky/collision
  * regions + texels + class data, compressed with WAD-LZ) and a WAD-LZ
- * gameplay extent. See docs/formats/rc2.md ("Writing a level file"),
+ * gameplay extent. See docs/formats/rc2-tfrag.md ("Writing a level file"),
  * docs/formats/rc2-writers.md and docs/samples.md. */
 #pragma once
 #include <glib.h>
@@ -19,7 +19,7 @@ typedef struct {
   const guint8 *pixels;  /* width·height 8-bit indices */
 } WkRc2NewTexture;
 
-/* One core class table entry and its data (docs/formats/rc2.md, "Core
+/* One core class table entry and its data (docs/formats/rc2-gameplay.md, "Core
  * class tables"). */
 typedef struct {
   gint32 id;              /* the class number */

@@ -6,7 +6,7 @@
  * no data there), s32 class number, two words, u8 textures[16] (indices
  * into the kind's texture table, 0xff = none)}, shrubs then 8 s16 of
  * billboard info. A class's data has no stored size: it runs to the next
- * block boundary of core_data. See docs/formats/rc2.md ("Core class
+ * block boundary of core_data. See docs/formats/rc2-gameplay.md ("Core class
  * tables"). */
 #pragma once
 #include <glib.h>

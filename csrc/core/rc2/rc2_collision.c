@@ -1,4 +1,4 @@
-/* The RC2 collision reader. docs/formats/rc2.md ("Collision"). */
+/* The RC2 collision reader. docs/formats/rc2-collision-sky.md ("Collision"). */
 #include "rc2_collision.h"
 
 #include "../common/wk_idmap.h"

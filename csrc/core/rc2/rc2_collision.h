@@ -4,7 +4,7 @@
  * faces. A face is stored in every octant it touches. The reader checks the
  * invariants the data declares, keeps the octants as stored and builds the
  * deduplicated world-space mesh; the writer bins faces into octants with an
- * exact triangle/box test. See docs/formats/rc2.md ("Collision"). */
+ * exact triangle/box test. See docs/formats/rc2-collision-sky.md ("Collision"). */
 #pragma once
 #include <glib.h>
 

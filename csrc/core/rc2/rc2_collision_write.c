@@ -1,6 +1,6 @@
 /* The RC2 collision writer: faces binned into 4 m octants with an exact
  * triangle/box test, laid out in the canonical order of
- * docs/formats/rc2.md ("Collision", "Writing"). */
+ * docs/formats/rc2-collision-sky.md ("Collision", "Writing"). */
 #include "rc2_collision.h"
 
 #include <math.h>

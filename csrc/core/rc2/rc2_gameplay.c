@@ -174,7 +174,7 @@ parse_settings (WkRc2Gameplay *gp, GError **error)
     return FALSE;
   gp->settings = r.data;
   /* The first chunk-plane record's count word says how many there are;
-   * a count <= 0 means a lone terminator record (docs/formats/rc2.md). */
+   * a count <= 0 means a lone terminator record (docs/formats/rc2-gameplay.md). */
   gint32 planes = wk_les32 (r.data + WK_RC2_SETTINGS_FIRST + 0x0c);
   gp->chunk_planes = planes > 0 ? (guint) planes : 0;
   gp->chunk_records = planes > 0 ? (guint) planes : 1;

@@ -7,7 +7,7 @@
  * is kept as its byte range. Each decoded block records how many of its
  * bytes the decode consumed, so that a writer re-serialising the fields and
  * copying the rest (the block's tail) reproduces the block byte for byte.
- * See docs/formats/rc2.md ("Gameplay"). Offsets in errors are offsets into
+ * See docs/formats/rc2-gameplay.md ("Gameplay"). Offsets in errors are offsets into
  * the decompressed gameplay. */
 #pragma once
 #include <glib.h>

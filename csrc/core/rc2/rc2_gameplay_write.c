@@ -1,6 +1,6 @@
 /* The RC2 gameplay writer: edited instances, class lists, ambient records,
- * groups and settings, every other block copied. docs/formats/rc2.md
- * ("Rewriting the gameplay"). */
+ * groups and settings, every other block copied. docs/formats/rc2-writing.md
+ * ("Gameplay"). */
 #include "rc2_gameplay_write.h"
 
 #include <math.h>
@@ -430,6 +430,56 @@ new_part (const WkRc2Gameplay *gp, const WkRc2GameplayEdit *e, guint slot,
   return NULL;
 }
 
+/* The new decoded part of block b (new_part), NULL when its bytes stay:
+ * a part equal to the stored bytes is dropped. FALSE on error, prefixed
+ * with the block's name. */
+static gboolean
+slot_part (const WkRc2Gameplay *gp, const WkRc2GameplayEdit *e, const WkRc2Block *b,
+           GByteArray *const rec[WK_RC2_KINDS], gint32 *const map[WK_RC2_KINDS],
+           GByteArray **part, gsize *decoded, WkRc2GameplayReport *rep, GError **error)
+{
+  GError *err = NULL;
+  *part = new_part (gp, e, b->slot, rec, map, decoded, rep, &err);
+  if (err)
+    {
+      wk_error_prefix (&err, "%s", b->name);
+      g_propagate_error (error, err);
+      return FALSE;
+    }
+  if (*part && (*part)->len == *decoded
+      && memcmp ((*part)->data, gp->data + b->offset, *decoded) == 0)
+    g_clear_pointer (part, g_byte_array_unref);
+  return TRUE;
+}
+
+/* Blocks sorted[first..last) share one offset (two header slots, one
+ * block): the block keeps its bytes, or the edit is refused — rewriting it
+ * for one slot would rewrite what the other slot reads. docs/formats/rc2-writing.md
+ * ("Writing a level back", "Gameplay"). */
+static gboolean
+shared_block (const WkRc2Gameplay *gp, const WkRc2GameplayEdit *e,
+              const WkRc2Block *const *sorted, guint first, guint last,
+              GByteArray *const rec[WK_RC2_KINDS], gint32 *const map[WK_RC2_KINDS],
+              WkRc2GameplayReport *rep, GError **error)
+{
+  for (guint k = first; k < last; k++)
+    {
+      g_autoptr (GByteArray) part = NULL;
+      gsize decoded;
+      if (!slot_part (gp, e, sorted[k], rec, map, &part, &decoded, rep, error))
+        return FALSE;
+      if (part)
+        {
+          const WkRc2Block *other = sorted[k == first ? first + 1 : first];
+          wk_set_error (error, WK_ERROR_LIMIT, (gint64) sorted[k]->offset,
+                        "%s: the level stores it as one block with %s, which the "
+                        "edit would change too", sorted[k]->name, other->name);
+          return FALSE;
+        }
+    }
+  return TRUE;
+}
+
 static GBytes *
 layout (const WkRc2Gameplay *gp, const WkRc2GameplayEdit *e,
         GByteArray *const rec[WK_RC2_KINDS], gint32 *const map[WK_RC2_KINDS],
@@ -445,23 +495,16 @@ layout (const WkRc2Gameplay *gp, const WkRc2GameplayEdit *e,
   g_byte_array_append (out, gp->data, n ? (guint) sorted[0]->offset : (guint) gp->size);
   gint32 offset_of[WK_RC2_GAMEPLAY_SLOTS] = { 0 };
   gboolean moved = FALSE;
-  for (guint k = 0; k < n; k++)
+  for (guint k = 0, last; k < n; k = last)
     {
       const WkRc2Block *b = sorted[k];
-      if (k > 0 && b->offset == sorted[k - 1]->offset)
-        { /* two slots, one block: written once */
-          offset_of[b->slot / 4] = offset_of[sorted[k - 1]->slot / 4];
-          continue;
-        }
-      gsize decoded;
-      GError *err = NULL;
-      g_autoptr (GByteArray) part = new_part (gp, e, b->slot, rec, map, &decoded, rep, &err);
-      if (err)
-        {
-          wk_error_prefix (&err, "%s", b->name);
-          g_propagate_error (error, err);
-          return NULL;
-        }
+      for (last = k + 1; last < n && sorted[last]->offset == b->offset; last++)
+        ;
+      g_autoptr (GByteArray) part = NULL;
+      gsize decoded = b->decoded;
+      if (last - k > 1 ? !shared_block (gp, e, sorted, k, last, rec, map, rep, error)
+                       : !slot_part (gp, e, b, rec, map, &part, &decoded, rep, error))
+        return NULL;
       if (moved)
         { /* keep the block's stored alignment (up to 0x40) */
           gsize align = MIN ((gsize) 0x40, b->offset & -b->offset);
@@ -473,7 +516,8 @@ layout (const WkRc2Gameplay *gp, const WkRc2GameplayEdit *e,
           wk_set_error (error, WK_ERROR_LIMIT, -1, "the gameplay outgrows s32 offsets");
           return NULL;
         }
-      offset_of[b->slot / 4] = (gint32) out->len;
+      for (guint j = k; j < last; j++)
+        offset_of[sorted[j]->slot / 4] = (gint32) out->len;
       if (part)
         {
           g_byte_array_append (out, part->data, part->len);

@@ -4,7 +4,7 @@
  * laid out again in their stored order, each keeping its stored
  * alignment, and the header offsets recomputed. The class lists, the
  * tie ambient records and the instance groups follow the instances. See
- * docs/formats/rc2.md ("Rewriting the gameplay"). */
+ * docs/formats/rc2-writing.md ("Gameplay"). */
 #pragma once
 #include <glib.h>
 

@@ -389,7 +389,8 @@ wk_rc2_tfrag_texture_count (const WkRc2Level *lvl, guint *count, GError **error)
 }
 
 /* The blocks of core_data with no stored size: where each starts (a core
- * header field) and what ends it (docs/formats/rc2.md "The core header", "Sky", "Collision"). */
+ * header field) and what ends it (docs/formats/rc2.md "The core header";
+ * rc2-collision-sky.md "Sky", "Collision"). */
 static const struct {
   const char *name;
   guint field;

@@ -13,7 +13,7 @@
  * other blocks is compressed again as a fresh stream
  * whose body starts on a boundary and is closed by dummies (`11 00 00`,
  * no output) into the second half of a block and a pad (`12 00 00`, then
- * 0xEE to the boundary), the packets docs/formats/rc2.md describes. */
+ * 0xEE to the boundary), the packets docs/formats/rc2-wadlz.md describes. */
 #include "rc2_restream.h"
 
 #include <string.h>

@@ -5,7 +5,7 @@
  * and end on a block boundary. The result is checked with the validator
  * and decoded back by the caller; when any of that fails the whole input
  * is compressed.
- * See docs/formats/rc2.md ("Saving a level"). It uses only the public
+ * See docs/formats/rc2-writing.md ("Saving a level"). It uses only the public
  * decoder and encoder of csrc/core/lz/. */
 #pragma once
 #include <glib.h>

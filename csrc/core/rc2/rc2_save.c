@@ -1,4 +1,4 @@
-/* Saving an edited RC2 level (see the header and docs/formats/rc2.md,
+/* Saving an edited RC2 level (see the header and docs/formats/rc2-writing.md,
  * "Saving a level"). */
 #include "rc2_save.h"
 

@@ -5,7 +5,7 @@
  * header and the core header's compressed size recomputed; every byte the
  * edit did not reach is copied. The result is parsed again and every
  * stream decoded and compared with what went in before it is returned.
- * See docs/formats/rc2.md ("Saving a level"). */
+ * See docs/formats/rc2-writing.md ("Saving a level"). */
 #pragma once
 #include <glib.h>
 

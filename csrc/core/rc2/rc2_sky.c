@@ -1,4 +1,4 @@
-/* The RC2 sky reader. docs/formats/rc2.md ("Sky"). */
+/* The RC2 sky reader. docs/formats/rc2-collision-sky.md ("Sky"). */
 #include "rc2_sky.h"
 
 #include "../common/wk_reader.h"

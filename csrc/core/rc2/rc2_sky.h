@@ -3,7 +3,7 @@
  * {s32 cluster count, s32 flags (bit 0: untextured)} and its 0x20-byte
  * cluster headers; a cluster holds s16 vertices {x, y, z, alpha}, one
  * 4-byte "ST" record per vertex and faces {u8 i0, i1, i2, texture}. All
- * offsets from the block start. See docs/formats/rc2.md ("Sky"). */
+ * offsets from the block start. See docs/formats/rc2-collision-sky.md ("Sky"). */
 #pragma once
 #include <glib.h>
 
@@ -69,7 +69,7 @@ void wk_rc2_sky_fill (const WkRc2Sky *s, guint shell, const WkSkyShellOut *out);
 
 /* One untextured shell to write: n vertices at positions (units, |x| <
  * 32: s16 / 1024), each with its 4-byte ST record given as the colour
- * bytes RGBA (noclip's reading of untextured shells, docs/formats/rc2.md
+ * bytes RGBA (noclip's reading of untextured shells, docs/formats/rc2-collision-sky.md
  * "Sky") and a vertex alpha (0x80 = opaque); triangles over them,
  * counter-clockwise seen from inside the shell as the reader returns
  * them (stored reversed). */

@@ -1,5 +1,5 @@
 /* The sky writer: untextured shells cut into clusters. Layout:
- * docs/formats/rc2.md ("Sky"); choices: docs/formats/rc2-writers.md
+ * docs/formats/rc2-collision-sky.md ("Sky"); choices: docs/formats/rc2-writers.md
  * ("Sky"). */
 #include "rc2_sky.h"
 
@@ -9,7 +9,7 @@
 #include "../common/wk_error.h"
 #include "../common/wk_reader.h"
 
-#define POS_ONE 1024.0  /* s16 / 1024 (docs/formats/rc2.md, "Sky") */
+#define POS_ONE 1024.0  /* s16 / 1024 (docs/formats/rc2-collision-sky.md, "Sky") */
 #define NO_TEXTURE 0xff
 #define UNTEXTURED 1    /* shell flags bit 0 */
 

@@ -1,6 +1,6 @@
 /* RC2 textures: the 16-byte texture-table entry of the core index, the
  * GS's CLUT order and the tfrag texture table of a level. Read here, and
- * written by rc2_build.c with the same entry code. docs/formats/rc2.md
+ * written by rc2_build.c with the same entry code. docs/formats/rc2-tfrag.md
  * "Textures". */
 #pragma once
 #include <glib.h>

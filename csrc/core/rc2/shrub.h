@@ -2,7 +2,7 @@
  * {offset, size} VIF packets and a 24-entry normal table. Every packet holds
  * exactly three unpacks (header + GIF tags + ad-gifs, vertex positions,
  * texture coordinates + normal indices) whose GS packet offsets must be
- * consumed in order. docs/formats/rc2.md, "Shrub classes". */
+ * consumed in order. docs/formats/rc2-classes.md, "Shrub classes". */
 #pragma once
 #include <glib.h>
 

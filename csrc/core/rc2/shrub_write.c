@@ -1,7 +1,7 @@
 /* The shrub class writer: triangles grouped by texture into packets of
  * triangle lists (one GIF tag each), a texture set where it changes, the
  * normals quantised to a table of 24 directions of our own. Layout:
- * docs/formats/rc2.md ("Shrub classes"); choices:
+ * docs/formats/rc2-classes.md ("Shrub classes"); choices:
  * docs/formats/rc2-writers.md ("Shrub classes"). */
 #include "class_write.h"
 

@@ -3,7 +3,7 @@
  * Block: s32 table_offset (0x40), s32 patch count, f32 LOD distance; a
  * table of 0x40-byte patch headers; per patch five VIF lists (LOD 2,
  * common, LOD 1, LOD 0+1, LOD 0) holding the VU header, ad-gifs, vertex
- * info, positions, strips and indices. See docs/formats/rc2.md. Every patch
+ * info, positions, strips and indices. See docs/formats/rc2-tfrag.md. Every patch
  * must reproduce its header's vert_count and tri_count. */
 #pragma once
 #include <glib.h>

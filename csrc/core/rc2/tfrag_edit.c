@@ -1,8 +1,7 @@
 /* Editing the tfrag terrain: in-place patching of a patch's stored values
  * where its strips still hold the edit, else a re-encode by the tfrag
  * writer (tfrag_write.c) from the patch's LOD 0 triangles, split into
- * vertices and greedy strips. docs/formats/rc2.md ("Editing the
- * terrain"). */
+ * vertices and greedy strips. docs/formats/rc2-writing.md ("Terrain"). */
 #include "tfrag_edit.h"
 
 #include <math.h>

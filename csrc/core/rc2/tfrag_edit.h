@@ -5,7 +5,7 @@
  * colours and ad-gifs, is patched in place (every other byte kept, its
  * LODs too); any other changed patch is re-encoded by the tfrag writer,
  * in its old place when it fits there, else after the last patch. See
- * docs/formats/rc2.md ("Editing the terrain"). */
+ * docs/formats/rc2-writing.md ("Terrain"). */
 #pragma once
 #include <glib.h>
 

@@ -1,6 +1,6 @@
 /* Internals of the tfrag reader shared with the in-place editor
  * (tfrag_edit.c): what one checked patch's VIF lists hold. Not part of the
- * core's API. See docs/formats/rc2.md ("Tfrag terrain"). */
+ * core's API. See docs/formats/rc2-tfrag.md ("Tfrag terrain"). */
 #pragma once
 #include <glib.h>
 
@@ -33,7 +33,7 @@ typedef struct {
 /* A strip record {s8 count, s8 flag, s8 ad-gif offset, pad}: its vertex
  * count (0 ends the list); *adgif becomes the ad-gif it binds — only a
  * biased record (count < 0, stored as count - 128) with an offset >= 0
- * binds one (docs/formats/rc2.md, "Strips"). */
+ * binds one (docs/formats/rc2-tfrag.md, "The five VIF lists"). */
 static inline guint
 wk_tfrag_record (const guint8 *rec, gint *adgif)
 {

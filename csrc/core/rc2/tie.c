@@ -2,7 +2,7 @@
 
 #include <stdlib.h>
 
-/* Packet body (docs/formats/rc2.md, "Tie classes"). */
+/* Packet body (docs/formats/rc2-classes.md, "Tie classes"). */
 enum {
   BODY_AD_DEST = 0x00,  /* s32[4]: GS offsets of ad-gifs 1..3 (0 = none) */
   BODY_AD_SRC = 0x10,   /* s32[4]: class ad-gif byte offsets of ad-gifs 0..3 */

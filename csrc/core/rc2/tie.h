@@ -3,7 +3,7 @@
  * strips and regular (16-byte) and morphing (24-byte) vertices placed at GS
  * packet offsets. Decoding replays the GS packet in offset order; it must
  * never stall, every q must be 4096 and every count agree.
- * docs/formats/rc2.md, "Tie classes". */
+ * docs/formats/rc2-classes.md, "Tie classes". */
 #pragma once
 #include <glib.h>
 

@@ -1,6 +1,6 @@
 /* The tie class writer: strips cut into packets, one record per GS vertex
  * in GS order, the same packets for all three LODs. Layout and choices:
- * docs/formats/rc2.md ("Tie classes"), docs/formats/rc2-writers.md ("Tie
+ * docs/formats/rc2-classes.md ("Tie classes"), docs/formats/rc2-writers.md ("Tie
  * classes"). */
 #include "class_write.h"
 

@@ -1,0 +1,117 @@
+"""The RC2 collision object -> LevelEdit.set_collision; docs/blender-rc2.md,
+"Collision".
+
+The mesh is compared with what the import makes of lvl.collision()
+(import_rc2.collision_faces): the same positions, faces and tags -> not
+rewritten. Otherwise every face is written: triangles as triangles, quads
+as quads (a, b, c, d), faces of five or more corners fanned into
+triangles. A face's tag is its material's wadkit_tag (the import makes
+one material per tag); a face whose material holds none keeps the
+wadkit_tag face attribute (the tag it was imported with; a new face gets
+its neighbour's), and a note counts them; without that attribute the
+collision is not written (a note says so)."""
+from __future__ import annotations
+
+import bpy
+import numpy as np
+
+from .import_rc2 import ATTR_TAG, collision_faces
+from .mesh_build import ranges
+
+POS_EPS = 1e-6
+
+
+def _face_int(me, name, n) -> np.ndarray | None:
+    a = me.attributes.get(name)
+    if a is None or a.domain != "FACE" or a.data_type != "INT":
+        return None
+    out = np.empty(n, np.int32)
+    a.data.foreach_get("value", out)
+    return out
+
+
+def read(ob) -> dict:
+    """World positions (V,3) f32, corners (L,), sizes (F,), starts (F,),
+    tag per face from the materials (-1: the face's material holds none)."""
+    me = ob.data
+    nv, nl, nf = len(me.vertices), len(me.loops), len(me.polygons)
+    fast = bpy.app.version >= (4, 0, 0)     # attributes copied whole
+    co = np.empty(nv * 3, np.float32)
+    corners = np.empty(nl, np.int32)
+    if fast:
+        me.attributes["position"].data.foreach_get("vector", co)
+        if nl:
+            me.attributes[".corner_vert"].data.foreach_get("value", corners)
+    else:
+        me.vertices.foreach_get("co", co)
+        me.loops.foreach_get("vertex_index", corners)
+    co = co.reshape(-1, 3)
+    m = np.array(ob.matrix_basis if ob.parent is None else ob.matrix_world, np.float64)
+    if not np.array_equal(m, np.eye(4)):
+        co = (co @ m[:3, :3].T + m[:3, 3]).astype(np.float32)
+    starts = np.empty(nf, np.int32)
+    me.polygons.foreach_get("loop_start", starts)
+    sizes = np.diff(np.append(starts, np.int32(nl)))
+    if len(sizes) and sizes.min() < 3:       # faces not stored in corner order
+        me.polygons.foreach_get("loop_total", sizes)
+    mi = _face_int(me, "material_index", nf)
+    if mi is None:
+        mi = np.zeros(nf, np.int32)
+    slot_tag = []
+    for slot in ob.material_slots:
+        t = slot.material.get(ATTR_TAG) if slot.material is not None else None
+        ok = isinstance(t, int) and not isinstance(t, bool) and 0 <= t <= 255
+        slot_tag.append(t if ok else -1)
+    lut = np.array(slot_tag + [-1], np.int32)
+    tag = lut[np.where((mi >= 0) & (mi < len(slot_tag)), mi, len(slot_tag))]
+    return {"co": co, "corners": corners.astype(np.int64), "sizes": sizes.astype(np.int64),
+            "starts": starts.astype(np.int64), "tag": tag,
+            "stored": _face_int(me, ATTR_TAG, nf)}
+
+
+def collision(lvl, ed, ob, notes) -> bool:
+    """The collision edits of object ob into ed; True when it changed."""
+    r = read(ob)
+    no_mat = r["tag"] < 0
+    if no_mat.any():
+        stored = r["stored"]
+        if stored is None or ((stored[no_mat] < 0) | (stored[no_mat] > 255)).any():
+            notes.append(f"{ob.name}: {int(no_mat.sum())} faces have no collision tag (a "
+                         f"material with a {ATTR_TAG} property, or the {ATTR_TAG} face "
+                         "attribute); the collision is not written")
+            return False
+        r["tag"] = np.where(no_mat, stored, r["tag"])
+    pos0, corners0, sizes0, tags0, dropped = collision_faces(lvl.collision())
+    if len(r["co"]) == len(pos0) and np.array_equal(r["sizes"], sizes0) \
+            and np.array_equal(r["corners"], corners0) and np.array_equal(r["tag"], tags0) \
+            and np.abs(r["co"] - pos0).max(initial=0) <= POS_EPS:
+        return False
+    if no_mat.any():
+        notes.append(f"{ob.name}: {int(no_mat.sum())} faces have a material that is no "
+                     f"collision tag material; their {ATTR_TAG} attribute was written")
+    if dropped:
+        notes.append(f"{ob.name}: {dropped} faces of the base level with fewer than three "
+                     "distinct corners (left out by the import) are not written back")
+    sizes, starts, corners = r["sizes"], r["starts"], r["corners"]
+    tri_f = np.flatnonzero(sizes == 3)
+    quad_f = np.flatnonzero(sizes == 4)
+    big_f = np.flatnonzero(sizes > 4)
+    tris = [corners[ranges(starts[tri_f], sizes[tri_f])].reshape(-1, 3)]
+    tags = [r["tag"][tri_f]]
+    if len(big_f):          # fans (a, k, k + 1) of the faces with 5+ corners
+        n_fan = sizes[big_f] - 2
+        face = np.repeat(big_f, n_fan)
+        k = ranges(np.ones(len(big_f), np.int64), n_fan)
+        s = starts[face]
+        tris.append(np.stack([corners[s], corners[s + k], corners[s + k + 1]], axis=1))
+        tags.append(r["tag"][face])
+    tri = np.concatenate(tris)
+    quads = corners[ranges(starts[quad_f], sizes[quad_f])].reshape(-1, 4)
+    used, inverse = np.unique(np.concatenate([tri.reshape(-1), quads.reshape(-1)]),
+                              return_inverse=True)
+    n3 = tri.size
+    ed.set_collision(r["co"][used], inverse[:n3].reshape(-1, 3).astype(np.uint32),
+                     np.concatenate(tags).astype(np.uint8),
+                     inverse[n3:].reshape(-1, 4).astype(np.uint32),
+                     r["tag"][quad_f].astype(np.uint8))
+    return True

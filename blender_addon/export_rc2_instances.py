@@ -1,0 +1,242 @@
+"""Tie, shrub and moby objects -> LevelEdit calls (move, set_class, add,
+delete); docs/blender-rc2.md, "Instances".
+
+An object stands for instance i of its kind when it carries wadkit_kind
+and wadkit_instance = i (the import set them; Shift+D and Alt+D copy
+them). Its class is the one of the class mesh it shows (a linked
+duplicate: the mesh's wadkit_class) or of the class collection it shows
+(a collection instance: the collection's wadkit_class); an empty that
+shows neither (a class without a mesh) has its wadkit_class property.
+
+- Several objects of one instance (duplicates): the first by name of those
+  still where the instance was keeps it (none there: the first by name);
+  each other one is a new instance copying its record (colours, lights,
+  draw distances: add(like=i)), in name order.
+- An object that shows a class mesh or class collection and carries no
+  wadkit_instance (Alt+D of a class object moved out of the Classes
+  collection, or a new object given a class mesh) is a new instance.
+- An instance number no object carries any more is deleted (only for
+  kinds the import made: a level imported without shrubs keeps them).
+- A class change (another class's mesh or collection shown, or the
+  wadkit_class property edited on an empty) is set_class.
+Whatever cannot be written (a class not in the level's table, a mesh that
+is no class mesh) is a note naming the object."""
+from __future__ import annotations
+
+import re
+
+import numpy as np
+
+from .import_rc2 import PROP_CLASS, PROP_INSTANCE, PROP_KIND
+
+KINDS = ("tie", "shrub", "moby")
+MESHES = "meshes"
+
+
+def shown_class(ob, cache: dict | None = None) -> tuple[str | None, int | None, str | None]:
+    """(kind, class) of the class mesh or class collection ob shows, else
+    (None, None, what it shows instead: None for a plain empty). cache:
+    a dict kept over calls (objects share their class's mesh or
+    collection); cache[MESHES] collects the class meshes shown."""
+    t = ob.type
+    if t == "EMPTY":
+        src = ob.instance_collection
+        if src is None or ob.instance_type != "COLLECTION":
+            return None, None, None
+    elif t == "MESH":
+        src = ob.data
+    else:
+        return None, None, f"a {t.lower()} object"
+    key = src.as_pointer()
+    hit = cache.get(key) if cache is not None else None
+    if hit is None:
+        kind, cid = src.get(PROP_KIND), src.get(PROP_CLASS)
+        if kind in KINDS and isinstance(cid, int):
+            hit = (kind, cid, None)
+            if t == "MESH" and cache is not None:
+                cache.setdefault(MESHES, []).append((src, ob))
+        else:
+            hit = (None, None, (f"mesh '{src.name}'" if t == "MESH"
+                                else f"collection '{src.name}'"))
+        if cache is not None:
+            cache[key] = hit
+    return hit
+
+
+def instance_of(ob, own, cache: dict) -> tuple | None:
+    """(ob, own kind (its wadkit_kind), wadkit_instance, shown_class())
+    when ob is written as an instance (it has an instance kind, or shows a
+    class mesh or class collection), else None."""
+    shown = shown_class(ob, cache)
+    if own in KINDS or shown[0] is not None:
+        return ob, own, ob.get(PROP_INSTANCE), shown
+    return None
+
+
+def placements(coll, objects) -> np.ndarray:
+    """(N, 4, 4) float64: where each of objects (all in coll.all_objects)
+    is now. matrix_basis (one foreach_get for the collection) follows
+    location / rotation / scale at once, matrix_world only after the next
+    evaluation; a parented object: its matrix_world."""
+    every = list(coll.all_objects)
+    buf = np.empty(16 * len(every), np.float32)
+    if every:
+        coll.all_objects.foreach_get("matrix_basis", buf)
+    at = {ob.as_pointer(): k for k, ob in enumerate(every)}
+    m = buf.reshape(-1, 4, 4).transpose(0, 2, 1).astype(np.float64)
+    out = m[[at[ob.as_pointer()] for ob in objects]] if objects else np.zeros((0, 4, 4))
+    for k, ob in enumerate(objects):
+        if ob.parent is not None:
+            out[k] = np.array(ob.matrix_world, np.float64)
+    return out
+
+
+def _still(inst, holders: dict) -> dict:
+    """{instance: [object still where the import put it, per object of its
+    group]}: the placement equals the stored matrix, or what Blender makes
+    of it (a sheared matrix comes back as location / rotation / scale)."""
+    from mathutils import Matrix
+    if not holders:
+        return {}
+    stored = np.asarray(inst.matrix, np.float64)
+    idx = np.array([i for i, g in holders.items() for _ in g], np.int64)
+    now = np.array([m for g in holders.values() for *_, m in g], np.float64)
+    ref = stored[idx]
+    ok = (np.abs(now - ref) <= 1e-5 + 1e-6 * np.abs(ref)).all(axis=(1, 2))
+    for k in np.flatnonzero(~ok).tolist():
+        back = Matrix(ref[k].tolist())
+        back = np.array(Matrix.LocRotScale(*back.decompose()))
+        ok[k] = bool((np.abs(now[k] - back) <= 1e-5 + 1e-6 * np.abs(back)).all())
+    out, k = {}, 0
+    for i, g in holders.items():
+        out[i] = ok[k:k + len(g)].tolist()
+        k += len(g)
+    return out
+
+
+class Instances:
+    """The instance edits of one export: plan(objects), then name_in() to
+    name the object in an error of the written level."""
+
+    def __init__(self, lvl, ed, notes: list, imported_kinds):
+        self.lvl, self.ed, self.notes = lvl, ed, notes
+        self.imported = set(imported_kinds)
+        # (kind, number in the edit) -> object, for errors of apply()
+        self.names: dict[tuple[str, int], object] = {}
+        self.deleted: dict[str, set] = {k: set() for k in KINDS}
+        self._ids: dict[str, set] = {}
+
+    def plan(self, items, matrices) -> bool:
+        """Edits for these objects (instance_of() of each) at these
+        placements ((N, 4, 4), placements()); True when any."""
+        by_kind: dict[str, list] = {k: [] for k in KINDS}
+        names = [it[0].name for it in items]
+        for j in sorted(range(len(items)), key=names.__getitem__):
+            ob, own, i, (kind, cid, what) = items[j]
+            if kind is None:
+                kind = own if own in KINDS else None
+            elif own in KINDS and own != kind and isinstance(i, int):
+                self.notes.append(f"{names[j]}: a {own} that shows {kind} class {cid}; a "
+                                  f"{own} cannot take a {kind} class (its class is kept)")
+                kind, cid = own, None
+            if kind is None:
+                continue
+            by_kind[kind].append((ob, own, i, cid, what, matrices[j]))
+        changed = False
+        for kind, obs in by_kind.items():
+            changed |= self._kind(kind, obs)
+        return changed
+
+    def _class(self, kind, ob, shown, what, old) -> int | None:
+        """The class ob is written with (old: its instance's class, or the
+        class of the instance it duplicates; None for a new object); None
+        (and a note) when it has none the level holds."""
+        prop = ob.get(PROP_CLASS)
+        prop = prop if isinstance(prop, int) and not isinstance(prop, bool) else None
+        if what is not None:
+            self.notes.append(f"{ob.name}: shows {what}, which is no {kind} class of the "
+                              "level (a new class cannot be written); "
+                              + ("not written" if old is None else f"written with class {old}"))
+            return old
+        if shown is not None and shown != old:
+            cid = shown
+            if prop not in (None, old, shown):
+                self.notes.append(f"{ob.name}: shows {kind} class {shown} but its "
+                                  f"{PROP_CLASS} says {prop}; written as class {shown}")
+        elif prop is not None and prop != old:
+            cid = prop
+        else:
+            cid = old if old is not None else shown
+        if cid is None:
+            self.notes.append(f"{ob.name}: a {kind} with no class (no class mesh shown, no "
+                              f"{PROP_CLASS}); not written")
+            return None
+        if cid not in self._known(kind):
+            self.notes.append(f"{ob.name}: {kind} class {cid} is not in the level's class "
+                              "table (a new class cannot be written); "
+                              + ("not written" if old is None else f"written with class {old}"))
+            return old
+        return cid
+
+    def _known(self, kind) -> set:
+        if kind not in self._ids:
+            self._ids[kind] = set(getattr(self.lvl, kind + "_classes").ids.tolist())
+        return self._ids[kind]
+
+    def _kind(self, kind, obs) -> bool:
+        inst = getattr(self.lvl, kind + "s")
+        n = len(inst)
+        ed, changed = self.ed, False
+        old_cls = np.asarray(inst.class_id).tolist()
+        holders: dict[int, list] = {}
+        new = []
+        for ob, own, i, cid, what, m in obs:
+            if own == kind and isinstance(i, int) and not isinstance(i, bool) and 0 <= i < n:
+                holders.setdefault(i, []).append((ob, cid, what, m))
+            else:
+                if i is not None:
+                    self.notes.append(f"{ob.name}: {PROP_INSTANCE} {i!r} is no {kind} of "
+                                      "the level; written as a new instance")
+                new.append((ob, cid, what, m, None))
+        still = _still(inst, holders)
+        for i, group in holders.items():
+            flags = still[i]
+            # the first (by name) still where the instance was keeps it; else the first
+            k = flags.index(True) if any(flags) else 0
+            ob, cid, what, m = group[k]
+            self.names[(kind, i)] = ob
+            c = self._class(kind, ob, cid, what, old_cls[i])
+            if c != old_cls[i]:
+                ed.set_class(kind, i, c)
+                changed = True
+            if not flags[k]:
+                ed.move(kind, i, m.astype(np.float32))
+                changed = True
+            new += [(*g, i) for j, g in enumerate(group) if j != k]
+        for ob, cid, what, m, like in new:     # before the deletes: like stays valid
+            c = self._class(kind, ob, cid, what, None if like is None else old_cls[like])
+            if c is None:
+                continue
+            k = ed.add(kind, c, m.astype(np.float32), like=like)
+            self.names[(kind, k)] = ob
+            changed = True
+        if kind in self.imported:
+            for i in sorted(set(range(n)) - set(holders)):
+                ed.delete(kind, i)
+                self.deleted[kind].add(i)
+                changed = True
+        return changed
+
+    def name_in(self, message: str) -> str:
+        """message (of an error writing the level) with the Blender object
+        named first when it names an instance of the written level ("moby
+        3: ...": the written list holds the kept instances in their order,
+        then the added ones)."""
+        hit = re.search(r"\b(tie|shrub|moby)s?:? (?:instance )?(\d+):", message)
+        if hit is None:
+            return message
+        kind, k = hit.group(1), int(hit.group(2))
+        gone = self.deleted[kind]
+        kept = [i for i in range(self.ed.instance_count(kind)) if i not in gone]
+        ob = self.names.get((kind, kept[k])) if k < len(kept) else None
+        return f"{ob.name}: {message}" if ob is not None else message
