@@ -192,7 +192,7 @@ def _haze(radius, sides, warm, height):
         for i in range(sides):
             a = 2 * np.pi * i / sides
             w = 0.5 + 0.5 * np.cos(a)
-            c = np.asarray((190, 200, 215)) * (1 - w) + np.asarray(warm) * w
+            c = np.asarray((200, 212, 228)) * (1 - w) + np.asarray(warm) * w
             pos.append((radius * np.cos(a), radius * np.sin(a), z))
             col.append((*np.rint(c), 255))
             alpha.append(a_v)
@@ -206,4 +206,4 @@ def _haze(radius, sides, warm, height):
 
 def sky_shells():
     return [_dome(30.0, 8, 16, (170, 200, 230), (45, 90, 175)),
-            _haze(28.0, 24, (235, 170, 110), 4.0)]
+            _haze(28.0, 24, (240, 205, 170), 2.5)]
