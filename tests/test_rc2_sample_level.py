@@ -199,5 +199,11 @@ def test_build_level_refuses_bad_classes():
         rc2.build_level(block, tex, pals, gp, class_textures={"moby": [(np.zeros(4), 0)]})
     with pytest.raises(ValueError, match="sky block of 4 bytes"):
         rc2.build_level(block, tex, pals, gp, sky=b"abcd")
+    with pytest.raises(ValueError, match="kind 'ties' is not"):
+        rc2.build_level(block, tex, pals, gp, classes={"ties": []})
+    with pytest.raises(ValueError, match="kinds \\['tfrag'\\]"):
+        rc2.build_level(block, tex, pals, gp, class_textures={"tfrag": []})
+    with pytest.raises(ValueError, match="instances: kinds"):
+        rc2.new_gameplay(b"", instances={"ties": ([], np.zeros((0, 4, 4)))})
     with pytest.raises(wadkit.LimitError, match="1025 tie classes"):
         rc2.build_level(block, tex, pals, gp, classes={"tie": [(i, None, []) for i in range(1025)]})

@@ -51,7 +51,10 @@ def main(outdir):
     print(f"{rc2}: imported: {len(bpy.data.objects)} objects")
     setup_render(os.path.join(outdir, "preview_rc2.png"), 480, 270)
     bpy.context.scene.cycles.samples = 8
-    camera((-30, -30, 60), (64, 64, 0), lens=30)
+    name = os.path.splitext(os.path.basename(rc2))[0]
+    for ob in bpy.data.collections[f"{name} Sky"].objects:
+        ob.visible_shadow = False         # the dome must not shade the sun
+    camera((6, -4, 22), (60, 58, -2), lens=24)   # inside the sky dome
     render(os.path.join(outdir, "preview_rc2.png"), log)
     bpy.ops.wm.save_as_mainfile(filepath=os.path.join(outdir, "demo_rc2.blend"))
     print(f"{os.path.join(outdir, 'demo_rc2.blend')}: the RC2 sample level in Blender")

@@ -118,7 +118,10 @@ def main(outdir):
     render(os.path.join(outdir, "blender_eng_collision.png"))
 
     bpy.ops.wm.read_factory_settings(use_empty=True)
-    bpy.ops.import_scene.wadkit_rc2(filepath=samples["rc2"])
+    # the terrain alone (the sample's sky dome would hide it from out here)
+    bpy.ops.import_scene.wadkit_rc2(filepath=samples["rc2"], import_ties=False,
+                                    import_shrubs=False, import_mobys=False,
+                                    import_sky=False, import_collision=False)
     setup_render(os.path.join(outdir, "blender_rc2_terrain.png"))
     camera((-30, -30, 60), (64, 64, 0), lens=30)
     render(os.path.join(outdir, "blender_rc2_terrain.png"))

@@ -563,6 +563,10 @@ def new_gameplay(tail: bytes = b"", classes: dict | None = None,
     vectors)} — each record otherwise Wrench's defaults; settings: fields
     of Level.settings by name. docs/formats/rc2-writers.md, "Gameplay"."""
     import numpy as np
+    for what, d in (("classes", classes), ("instances", instances)):
+        bad = set(d or {}) - {"tie", "shrub", "moby"}
+        if bad:
+            raise ValueError(f"{what}: kinds {sorted(bad)} are not tie, shrub or moby")
     plain = _core.rc2_new_gameplay(tail)
     ids = {k: np.asarray(v, np.int32) for k, v in (classes or {}).items()}
     inst = {}
@@ -635,6 +639,9 @@ def build_level(tfrags: bytes, textures, palettes, gameplay: bytes,
                 raise ValueError(f"{what} texture {i}: pixels of shape {a.shape}, not (H, W)")
             tex.append((a.shape[1], a.shape[0], int(pal), a))
         return list(range(first, len(tex)))
+    bad = set(class_textures or {}) - {"moby", "tie", "shrub"}
+    if bad:
+        raise ValueError(f"class_textures: kinds {sorted(bad)} are not moby, tie or shrub")
     tables = [take(textures, "tfrag")]
     for kind in ("moby", "tie", "shrub"):
         tables.append(take((class_textures or {}).get(kind, ()), kind))

@@ -2,6 +2,8 @@
  * csrc/core/rc2/rc2_build.c). Python glue: wadkit.rc2.build_level. */
 #include "wk_array.h"
 
+#include <string.h>
+
 #include "../core/rc2/rc2_build.h"
 #include "../core/rc2/rc2_gameplay_write.h"
 
@@ -53,9 +55,24 @@ parse_classes (PyObject *dict, Parts *p, WkRc2NewLevel *in)
   static const char *const kinds[WK_RC2_KINDS] = { "tie", "shrub", "moby" };
   gsize total = 0;
   PyObject *lists[WK_RC2_KINDS] = { NULL };
+  PyObject *key, *value;
+  Py_ssize_t pos = 0;
+  while (PyDict_Next (dict, &pos, &key, &value))
+    {
+      const char *name = PyUnicode_Check (key) ? PyUnicode_AsUTF8 (key) : NULL;
+      int k = 0;
+      while (name && k < WK_RC2_KINDS && strcmp (name, kinds[k]) != 0)
+        k++;
+      if (name == NULL || k == WK_RC2_KINDS)
+        {
+          PyErr_Clear ();
+          PyErr_Format (PyExc_ValueError, "classes: kind %R is not tie, shrub or moby", key);
+          return -1;
+        }
+      lists[k] = value;
+    }
   for (int k = 0; k < WK_RC2_KINDS; k++)
     {
-      lists[k] = PyDict_GetItemString (dict, kinds[k]);
       if (lists[k] && !PyList_Check (lists[k]))
         {
           PyErr_Format (PyExc_TypeError, "classes[%s]: a list", kinds[k]);
