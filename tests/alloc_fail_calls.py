@@ -226,6 +226,8 @@ CALLS = {
         CLS["pos"], CLS["uv"], CLS["idx"], CLS["len"], CLS["slot"], 9, (1.0, 2.0, 3.0)),
     "rc2_shrub_build": lambda: _core.rc2_shrub_build(
         CLS["pos"], CLS["uv"], CLS["nrm"], CLS["tri"], CLS["slot"], 9, 5.0),
+    "rc2_moby_build": lambda: _core.rc2_moby_build(
+        CLS["pos"], CLS["uv"], CLS["nrm"], CLS["tri"], CLS["slot"], 9),
     "rc2_sky_build": lambda: _core.rc2_sky_build(
         b"\1\2\3\4", 1, [(CLS["pos"], CLS["rgba"], CLS["alpha"], CLS["tri"])]),
     "rc2_build_level_parts": lambda: _core.rc2_build_level(

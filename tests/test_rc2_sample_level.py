@@ -39,16 +39,13 @@ def test_class_tables_agree(sample):
     assert len(core) == RR.core_field(raw["core"], 0x8C)
     ends = []
     for kind, classes in (("tie", props.TIE_CLASSES), ("shrub", props.SHRUB_CLASSES),
-                          ("moby", [(None, c) for c in _rc2.MOBY_CLASSES])):
+                          ("moby", props.MOBY_CLASSES)):
         count, at, entries = _table(data, raw, kind)
         assert count == len(classes) and at % 16 == 0
         assert [e[1] for e in entries] == [c[1] for c in classes]
         table = getattr(lvl, kind + "_classes")
         assert table.ids.tolist() == [e[1] for e in entries]
         offs = [e[0] for e in entries]
-        if kind == "moby":
-            assert offs == [0] * count            # no moby class data
-            continue
         # data after textures_base, at 0x40 boundaries, strictly increasing
         assert offs == sorted(offs) and len(set(offs)) == count
         assert all(o % 0x40 == 0 and o >= RR.core_field(raw["core"], 0x60) for o in offs)
@@ -57,7 +54,8 @@ def test_class_tables_agree(sample):
             assert cls.offset == e[0] and bytes(cls.data) == core[e[0]:e[0] + cls.size]
             assert list(cls.textures) == list(e[2][:len(cls.textures)])
             assert set(e[2][len(cls.textures):]) <= {0xFF}
-    # the tie data (after the mobys' none) comes before the shrubs'
+    # moby, tie, shrub data in that order (Wrench's packer)
+    assert ends[2] < _table(data, raw, "tie")[2][0][0]
     assert ends[0] < ends[1] < len(core)
 
 
@@ -75,6 +73,15 @@ def test_class_meshes_are_the_sample_meshes(sample):
             assert np.abs(m["positions"] - want).max() < 2e-4, cid
             assert len(m["triangles"]) == sum(len(i) - 2 for i, _ in strips)
         assert len(cls.textures) == len(tex)
+    for cls, (_, cid, make, tex) in zip(lvl.moby_classes, props.MOBY_CLASSES):
+        pos, uv, nrm, tri, slot = props.triangles(*make(rng))
+        for lod in range(2):
+            m = cls.mesh(lod)
+            assert np.abs(m["positions"][m["triangles"]] - pos[tri]).max() < 1e-4, cid
+            assert m["texture"].tolist() == slot.tolist()
+            # normals as stored: two bytes of angle, within 1.5° of the face's
+            cos = np.sum(m["normals"][m["triangles"]].reshape(-1, 3) * nrm[tri.ravel()], 1)
+            assert cos.min() > np.cos(np.radians(1.5))
     for cls, (_, cid, make, tex) in zip(lvl.shrub_classes, props.SHRUB_CLASSES):
         pos, uv, nrm, tri, slot = props.shrub_arrays(make)
         m = cls.mesh()
@@ -174,9 +181,9 @@ def test_sky_agrees_with_the_plain_reader(sample):
 
 def test_texture_tables(sample):
     data, lvl, raw = sample
-    assert [len(lvl.textures(k)) for k in ("tfrag", "moby", "tie", "shrub")] == [3, 0, 3, 2]
+    assert [len(lvl.textures(k)) for k in ("tfrag", "moby", "tie", "shrub")] == [3, 2, 3, 2]
     ci = raw["sections"]["core_index"][0]
-    for kind, n in (("tie", 3), ("shrub", 2)):
+    for kind, n in (("moby", 2), ("tie", 3), ("shrub", 2)):
         count, at = RR.core_field(raw["core"], KINDS[kind][1]), \
             RR.core_field(raw["core"], KINDS[kind][1] + 4)
         assert count == n and at % 16 == 0

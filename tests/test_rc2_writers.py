@@ -291,3 +291,78 @@ def test_new_gameplay_with_instances_reads_back():
     assert r["settings"]["death_height"] == -7.5 and r["settings"]["fog_colour"] == [1, 2, 3]
     with pytest.raises(ValueError, match="class"):
         rc2.new_gameplay(b"", classes={"tie": [5]}, instances={"tie": ([4], m[:1])})
+
+
+# ---- mobys -----------------------------------------------------------------------
+
+def _azel(n):
+    """The writer's normal bytes (docs/formats/rc2-writers.md, "Moby
+    classes"): a = atan2(x, y), e = asin(z), byte = round(angle·128/π) mod 256."""
+    e = np.arcsin(np.clip(n[:, 2] / np.linalg.norm(n, axis=1), -1, 1))
+    a = np.arctan2(n[:, 0], n[:, 1])
+    return (np.rint(a * 128 / np.pi).astype(int) % 256,
+            np.rint(e * 128 / np.pi).astype(int) % 256)
+
+
+def test_moby_class_byte_exact_against_the_builder():
+    from builders import rc2_moby as MB
+    rng = np.random.default_rng(6)
+    n, ntri = 150, 90                     # 3 packets: 40 + 40 + 10 triangles
+    q, pos = _q_positions(rng, n)
+    st = rng.integers(-9000, 9000, (n, 2))
+    uv = (st / 4096).astype(np.float32)
+    nrm = rng.normal(size=(n, 3)).astype(np.float32)
+    tri = np.array([rng.choice(n, 3, replace=False) for _ in range(ntri)], np.uint32)
+    tex = np.repeat(np.array([0, 3, 3, 1, 0, 5], np.uint8), 15)
+    data = rc2.build_moby_class(pos, uv, nrm, tri, tex, 300)
+    az, el = _azel(nrm.astype(np.float64))
+    packets, local = [], {}
+    start, cur = 0, 0
+    while start < ntri:                   # the writer's cut: 40 triangles, 120 vertices
+        used, end = [], start
+        while end < ntri and end - start < 40:
+            fresh = [v for v in dict.fromkeys(tri[end].tolist()) if v not in used]
+            if len(used) + len(fresh) > 120:
+                break
+            used += fresh
+            end += 1
+        local = {v: k for k, v in enumerate(used)}
+        strips = []
+        for t in range(start, end):
+            a, b, c = (local[v] for v in tri[t].tolist())
+            switch = int(tex[t]) if tex[t] != cur else None
+            cur = int(tex[t])
+            strips.append((switch, [b, a, c]))
+        verts = [(*q[v], int(az[v]), int(el[v]), k) for k, v in enumerate(used)]
+        packets.append(MB.Packet(verts, strips, sts=[tuple(st[v]) for v in used], transfers=0))
+        start = end
+    assert len(packets) == 3
+
+    # the low LOD: the same packets, the same switches (its texture state
+    # starts at 0 again)
+    lo = [MB.Packet(p.vertices, list(p.strips), sts=p.sts, transfers=0) for p in packets]
+    spec = MB.MobyClass(high=packets, low=lo, scale=float(SCALE), bsphere=_sphere(pos),
+                        tex1=(0, 0), tex_offset_qw=True)
+    assert data == spec.bytes()
+    for lod in (0, 1):
+        m, e = rc2.moby_mesh(data, lod), spec.expected(lod)
+        for k in ("positions", "uv", "triangles", "texture"):
+            assert np.array_equal(m[k], e[k]), k
+        np.testing.assert_allclose(m["normals"], e["normals"], atol=1e-6)
+        # and the triangles are the input's, with the input's textures
+        assert np.array_equal(m["positions"][m["triangles"]], pos[tri])
+        assert m["texture"].tolist() == tex.tolist()
+
+
+def test_moby_class_bad_input_names_the_class():
+    pos = np.eye(3, dtype=np.float32)
+    nrm = np.tile(np.float32([0, 0, 1]), (3, 1))
+    with pytest.raises(wadkit.LimitError, match="moby class 4: triangle 0 names vertex 3"):
+        rc2.build_moby_class(pos, np.zeros((3, 2)), nrm, np.array([(0, 1, 3)], np.uint32),
+                             np.zeros(1, np.uint8), 4)
+    with pytest.raises(wadkit.LimitError, match="moby class 4: triangle 0 samples texture slot 16"):
+        rc2.build_moby_class(pos, np.zeros((3, 2)), nrm, np.array([(0, 1, 2)], np.uint32),
+                             np.full(1, 16, np.uint8), 4)
+    with pytest.raises(wadkit.LimitError, match="moby class 4: vertex 0: texture coordinate"):
+        rc2.build_moby_class(pos, np.full((3, 2), 9.0), nrm, np.array([(0, 1, 2)], np.uint32),
+                             np.zeros(1, np.uint8), 4)

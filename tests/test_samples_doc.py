@@ -49,8 +49,8 @@ def rc2_facts() -> list[str]:
             f"; {len(lvl.ties)} instances on dry ground",
             f"| shrubs | {len(lvl.shrub_classes)} classes:",
             f"; {len(lvl.shrubs):,} instances (about half grass)",
-            f"| mobys | {len(lvl.moby_classes)} class numbers",
-            f"so their {len(lvl.mobys)} instances are empties",
+            f"| mobys | {len(lvl.moby_classes)} classes, each one rigid mesh",
+            f"; {len(lvl.mobys)} instances, each at its spot",
             f"as {ground:,} triangles tagged 0x0f (ground)",
             f"over each of the {water:,} quads whose ground dips",
             f"{len(coll['triangles']):,} triangles as read back, in "
@@ -59,7 +59,7 @@ def rc2_facts() -> list[str]:
             f"({len(dome['positions'])} vertices as stored, {len(dome['triangles'])} "
             f"triangles, {len(dome['clusters'])} clusters)",
             f"({len(haze['positions'])} vertices, {len(haze['triangles'])} triangles)",
-            f"the nine class meshes: {len(lvl.core_data):,} bytes, "
+            f"the twelve class meshes: {len(lvl.core_data):,} bytes, "
             f"{lvl.core_header['compressed_size']:,} compressed",
             f"| gameplay | {len(lvl.gameplay):,} bytes, WAD-LZ",
             f"| size | {len(data):,} bytes ({len(data) // 2048} sectors) |"]

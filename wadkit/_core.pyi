@@ -304,6 +304,10 @@ def rc2_shrub_build(positions: NDArray[np.float32], uv: NDArray[np.float32],
                     texture: NDArray[np.uint8], o_class: int, mip_distance: float,
                     /) -> bytes:
     """A new shrub class (wadkit.rc2.build_shrub_class)."""
+def rc2_moby_build(positions: NDArray[np.float32], uv: NDArray[np.float32],
+                   normals: NDArray[np.float32], triangles: NDArray[np.uint32],
+                   texture: NDArray[np.uint8], class_number: int, /) -> bytes:
+    """A new moby class (wadkit.rc2.build_moby_class)."""
 def rc2_sky_build(colour: Buffer, clear_screen: int,
                   shells: list[tuple[NDArray[np.float32], NDArray[np.uint8],
                                      NDArray[np.int16], NDArray[np.uint32]]], /) -> bytes:

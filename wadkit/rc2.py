@@ -604,6 +604,14 @@ def build_shrub_class(positions, uv, normals, triangles, texture, o_class: int,
                                  o_class, mip_distance)
 
 
+def build_moby_class(positions, uv, normals, triangles, texture, class_id: int) -> bytes:
+    """A moby class of one rigid mesh (C: moby_write.c; read back):
+    triangles (T, 3) counter-clockwise from the front, texture (T,) slots
+    0..15, normals (V, 3); both LODs the same; no joints, animations or
+    sounds. class_id only names the class in errors."""
+    return _core.rc2_moby_build(positions, uv, normals, triangles, texture, class_id)
+
+
 def build_sky(shells, colour=(0, 0, 0, 0x80), clear_screen: int = 1) -> bytes:
     """A sky block of untextured shells (C: rc2_sky_write.c; read back):
     shells [(positions (V, 3) units, |x| < 32; rgba (V, 4) uint8 colour;

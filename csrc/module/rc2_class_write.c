@@ -1,7 +1,8 @@
-/* wadkit._core.rc2_tie_build / rc2_shrub_build / rc2_sky_build: new RC2
- * tie classes, shrub classes and sky blocks (core: csrc/core/rc2/
- * tie_write.c, shrub_write.c, rc2_sky_write.c). Python glue: wadkit.rc2.
- * build_tie_class, build_shrub_class, build_sky. */
+/* wadkit._core.rc2_tie_build / rc2_shrub_build / rc2_moby_build /
+ * rc2_sky_build: new RC2 tie, shrub and moby classes and sky blocks (core:
+ * csrc/core/rc2/tie_write.c, shrub_write.c, moby_write.c,
+ * rc2_sky_write.c). Python glue: wadkit.rc2.build_tie_class,
+ * build_shrub_class, build_moby_class, build_sky. */
 #include "wk_array.h"
 
 #include "../core/rc2/class_write.h"
@@ -99,6 +100,50 @@ done:
   return result;
 }
 
+/* rc2_moby_build(positions f32 (n,3), uv f32 (n,2), normals f32 (n,3),
+ * triangles u32 (t,3), texture u8 (t,), class number) -> bytes */
+static PyObject *
+rc2_moby_build (PyObject *module, PyObject *args)
+{
+  PyObject *o[5];
+  WkMobyNew in = { 0 };
+  if (!PyArg_ParseTuple (args, "OOOOOi:rc2_moby_build", &o[0], &o[1], &o[2], &o[3],
+                         &o[4], &in.o_class))
+    return NULL;
+  PyArrayObject *a[5] = { NULL };
+  PyObject *result = NULL;
+  if (wk_array_arg (o[0], "positions", NPY_FLOAT32, 2, any3, FALSE, &a[0]) < 0
+      || wk_array_arg (o[1], "uv", NPY_FLOAT32, 2, any2, FALSE, &a[1]) < 0
+      || wk_array_arg (o[2], "normals", NPY_FLOAT32, 2, any3, FALSE, &a[2]) < 0
+      || wk_array_arg (o[3], "triangles", NPY_UINT32, 2, any3, FALSE, &a[3]) < 0
+      || wk_array_arg (o[4], "texture", NPY_UINT8, 1, any1, FALSE, &a[4]) < 0)
+    goto done;
+  if (PyArray_DIM (a[0], 0) != PyArray_DIM (a[1], 0)
+      || PyArray_DIM (a[0], 0) != PyArray_DIM (a[2], 0)
+      || PyArray_DIM (a[3], 0) != PyArray_DIM (a[4], 0))
+    {
+      PyErr_SetString (PyExc_ValueError, "positions, uv and normals, triangles and "
+                       "texture must have as many rows");
+      goto done;
+    }
+  in.pos = PyArray_DATA (a[0]);
+  in.uv = PyArray_DATA (a[1]);
+  in.normal = PyArray_DATA (a[2]);
+  in.n = (guint) MIN (PyArray_DIM (a[0], 0), G_MAXINT);
+  in.tri = PyArray_DATA (a[3]);
+  in.tex = PyArray_DATA (a[4]);
+  in.ntri = (guint) MIN (PyArray_DIM (a[3], 0), G_MAXINT);
+  GError *error = NULL;
+  GBytes *out;
+  Py_BEGIN_ALLOW_THREADS
+  out = wk_moby_class_build (&in, &error);
+  Py_END_ALLOW_THREADS
+  result = wk_bytes_result (wk_state_from_module (module), out, error);
+done:
+  wk_array_release (a, G_N_ELEMENTS (a));
+  return result;
+}
+
 /* rc2_sky_build(colour (4 bytes), clear_screen, shells [(positions f32
  * (n,3), rgba u8 (n,4), alpha i16 (n,), triangles u32 (t,3))]) -> bytes */
 static PyObject *
@@ -167,6 +212,9 @@ static PyMethodDef methods[] = {
   { "rc2_shrub_build", rc2_shrub_build, METH_VARARGS,
     "rc2_shrub_build(positions, uv, normals, triangles, texture, o_class, "
     "mip_distance) -> bytes: a new shrub class" },
+  { "rc2_moby_build", rc2_moby_build, METH_VARARGS,
+    "rc2_moby_build(positions, uv, normals, triangles, texture, class_number) "
+    "-> bytes: a new moby class (one rigid mesh, both LODs the same)" },
   { "rc2_sky_build", rc2_sky_build, METH_VARARGS,
     "rc2_sky_build(colour, clear_screen, shells) -> bytes: a sky block of "
     "untextured shells [(positions, rgba, alpha, triangles)]" },

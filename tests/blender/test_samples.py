@@ -58,13 +58,15 @@ def test_rc2_sample_whole_level(scene, samples):
                           ("mobys", _rc2.MOBYS, "moby")):
         obs = parts[part].objects
         assert len(obs) == n and all(o[I.PROP_KIND] == kind for o in obs)
-    # ties and shrubs show their class meshes; mobys have none (empties)
-    for kind, table in (("tie", lvl.tie_classes), ("shrub", lvl.shrub_classes)):
+    # every class shows its mesh
+    for kind, table in (("tie", lvl.tie_classes), ("shrub", lvl.shrub_classes),
+                        ("moby", lvl.moby_classes)):
         meshes = [me for me in bpy.data.meshes if me.get(I.PROP_KIND) == kind]
         assert sorted(me[I.PROP_CLASS] for me in meshes) == sorted(table.ids.tolist())
         for me in meshes:
             assert len(me.polygons) == len(table.by_id(me[I.PROP_CLASS]).mesh()["triangles"])
-    assert all(o.type == "EMPTY" for o in parts["mobys"].objects)
+    assert not [o for o in parts["mobys"].objects if o.type == "EMPTY"
+                and o.instance_type != "COLLECTION"]
     sky = sorted(parts["sky"].objects, key=lambda o: o[I.PROP_SHELL])
     assert [len(o.data.polygons) for o in sky] == \
         [len(s["triangles"]) for s in lvl.sky()["shells"]] == [240, 48]

@@ -23,9 +23,7 @@ TEX_GRASS, TEX_ROCK, TEX_SAND = range(3)
 WATER = -1.5          # the water plane's height (collision only)
 TAG_GROUND, TAG_WATER = 0x0F, 0x0E   # "ground", "shallow water" (low 4 bits)
 TIES, SHRUBS, MOBYS = 60, 200, 20
-# moby classes: numbers only, no data in core_data (their instances are
-# empties in a viewer) [assumed: no moby class writer yet]
-MOBY_CLASSES = (3001, 3002, 3003)
+MOBY_CLASSES = tuple(c[1] for c in props.MOBY_CLASSES)
 # class textures: 64 x 64 8-bit, each its own palette (lo, hi colours)
 CLASS_TEXTURES = {"crate": ((95, 60, 28), (190, 140, 80)),
                   "stone": ((80, 78, 74), (170, 165, 150)),
@@ -176,7 +174,8 @@ def _classes(rng):
     pals = [ctex[n][1] for n in names]
     tie_tex = [n for n in names if n in ("crate", "stone", "metal")]
     shrub_tex = [n for n in names if n in ("grass", "leaves")]
-    classes = {"tie": [], "shrub": [], "moby": [(c, None, []) for c in MOBY_CLASSES]}
+    moby_tex = [n for n in names if n in ("crate", "metal")]
+    classes = {"tie": [], "shrub": [], "moby": []}
     for _, cid, make, tex in props.TIE_CLASSES:
         pos, uv, strips = make(rng)
         data = rc2.build_tie_class(pos, uv, strips, cid, (40.0, 80.0, 160.0))
@@ -184,7 +183,10 @@ def _classes(rng):
     for _, cid, make, tex in props.SHRUB_CLASSES:
         data = rc2.build_shrub_class(*props.shrub_arrays(make), cid, 50.0)
         classes["shrub"].append((cid, data, [shrub_tex.index(t) for t in tex]))
-    return classes, names, tie_tex, shrub_tex, ctex, pals
+    for _, cid, make, tex in props.MOBY_CLASSES:
+        data = rc2.build_moby_class(*props.triangles(*make(rng)), cid)
+        classes["moby"].append((cid, data, [moby_tex.index(t) for t in tex]))
+    return classes, names, {"tie": tie_tex, "shrub": shrub_tex, "moby": moby_tex}, ctex, pals
 
 
 def build(seed: int = 0) -> bytes:
@@ -194,14 +196,14 @@ def build(seed: int = 0) -> bytes:
     h = _height(rng)
     meshes = [_patch(h, px, py) for py in range(PATCHES) for px in range(PATCHES)]
     block = rc2.build_tfrags(meshes)
-    classes, names, tie_tex, shrub_tex, ctex, cpals = _classes(rng)
+    classes, names, kind_tex, ctex, cpals = _classes(rng)
     base = len(pals)
     pals = np.concatenate([pals, np.zeros((len(cpals), 256, 4), np.uint8)])
     for k, p in enumerate(cpals):
         pals[base + k, :, :3] = np.clip(np.rint(p), 0, 255)
         pals[base + k, :, 3] = 255
-    class_textures = {"tie": [(ctex[n][0], base + names.index(n)) for n in tie_tex],
-                      "shrub": [(ctex[n][0], base + names.index(n)) for n in shrub_tex]}
+    class_textures = {kind: [(ctex[n][0], base + names.index(n)) for n in tex]
+                      for kind, tex in kind_tex.items()}
     spots, yaw = _placements(rng, h, TIES, 6.0, WATER + 0.6)
     tie_cls = np.array([c[1] for c in props.TIE_CLASSES])[
         rng.integers(0, len(props.TIE_CLASSES), TIES)]

@@ -1,7 +1,8 @@
 """The RC2 sample's class meshes and sky, as NumPy arrays for wadkit's
-writers (wadkit.rc2.build_tie_class, build_shrub_class, build_sky): six
-tie classes (crates, a rock, a pillar, a barrel, a wall), three shrub
-classes (grass, a bush, a fern) and two sky shells. Class space: metres,
+writers (wadkit.rc2.build_tie_class, build_shrub_class, build_moby_class,
+build_sky): six tie classes (crates, a rock, a pillar, a barrel, a wall),
+three shrub classes (grass, a bush, a fern), three moby classes (a bolt
+crate, a gem, a lamp post) and two sky shells. Class space: metres,
 Z up, the base at z = 0. docs/samples.md says what is in the level."""
 from __future__ import annotations
 
@@ -147,6 +148,60 @@ def shrub_arrays(make):
     pos, uv, nrm, tri, tex = make()
     return (np.array(pos, np.float32), np.array(uv, np.float32),
             np.array(nrm, np.float32), np.array(tri, np.uint32), np.array(tex, np.uint8))
+
+
+# ---- mobys: triangles with vertex normals -----------------------------------
+
+def triangles(pos, uv, strips):
+    """Strips (GS order: odd triangles reversed) as triangles, with flat
+    normals: (positions, uv, normals, triangles, texture slots), every
+    triangle its own three vertices."""
+    tri, slot = [], []
+    for idx, s in strips:
+        for k in range(len(idx) - 2):
+            a, b, c = idx[k], idx[k + 1], idx[k + 2]
+            tri.append((a, b, c) if k % 2 == 0 else (c, b, a))
+            slot.append(s)
+    corners = np.array(tri).ravel()
+    p = pos[corners].reshape(-1, 3, 3).astype(np.float64)
+    n = np.cross(p[:, 1] - p[:, 0], p[:, 2] - p[:, 0])
+    n /= np.linalg.norm(n, axis=1, keepdims=True)
+    return (pos[corners].astype(np.float32), uv[corners].astype(np.float32),
+            np.repeat(n, 3, axis=0).astype(np.float32),
+            np.arange(len(corners), dtype=np.uint32).reshape(-1, 3),
+            np.array(slot, np.uint8))
+
+
+def _gem():
+    s = _Strips()
+    r, h = 0.35, 0.5
+    ring = [(r * np.cos(a), r * np.sin(a), h) for a in np.linspace(0, 2 * np.pi, 7)[:-1]]
+    for i in range(6):
+        a, b = ring[i], ring[(i + 1) % 6]
+        s.tri(a, b, (0, 0, 2 * h))
+        s.tri(b, a, (0, 0, 0))
+    return s.arrays()
+
+
+def _lamp():
+    pos, uv, strips = _cylinder(0.08, 2.2, 6, 0)
+    s = _Strips()
+    s.pos, s.uv, s.strips = list(pos), list(uv), list(strips)
+    top = _box(0.45, 0.45, 0.35)
+    base = len(s.pos)
+    s.pos += [p + np.array([0, 0, 2.2]) for p in top[0]]
+    s.uv += list(top[1])
+    s.strips += [(i + base, 1) for i, _ in top[2]]
+    return s.arrays()
+
+
+# (name, class number, builder, texture names): meshes as strips, written
+# as triangles with flat normals
+MOBY_CLASSES = (
+    ("bolt crate", 3001, lambda rng: _box(0.9, 0.9, 0.9), ("crate",)),
+    ("gem", 3002, lambda rng: _gem(), ("metal",)),
+    ("lamp post", 3003, lambda rng: _lamp(), ("metal", "crate")),
+)
 
 
 # ---- sky ------------------------------------------------------------------

@@ -53,4 +53,23 @@ typedef struct {
 
 GBytes *wk_shrub_class_build (const WkShrubNew *in, GError **error);
 
+/* A moby class of one rigid mesh (no joints, animations, metal packets or
+ * bangles): triangles (t × 3) over n vertices, counter-clockwise seen from
+ * the front, tex[i] the texture slot of triangle i; both LODs get the same
+ * packets [assumed], each triangle its own strip. */
+#define WK_MOBY_PACKET_TRIS 40u      /* [assumed] per packet */
+#define WK_MOBY_PACKET_VERTICES 120u /* a vertex index is 7 bits */
+typedef struct {
+  const gfloat *pos;        /* n × 3 */
+  const gfloat *uv;         /* n × 2 */
+  const gfloat *normal;     /* n × 3, unit length */
+  guint n;
+  const guint32 *tri;       /* t × 3 */
+  const guint8 *tex;        /* t */
+  guint ntri;
+  gint o_class;             /* for errors only: the moby header has no number */
+} WkMobyNew;
+
+GBytes *wk_moby_class_build (const WkMobyNew *in, GError **error);
+
 G_END_DECLS
