@@ -637,7 +637,7 @@ def build_level(tfrags: bytes, textures, palettes, gameplay: bytes,
     class_textures[kind]])]}; class_textures: {kind: [(pixels, palette)]}.
     docs/samples.md, docs/formats/rc2-writers.md."""
     import numpy as np
-    tex = []
+    tex: list[tuple] = []
 
     def take(items, what):
         first = len(tex)
@@ -653,7 +653,7 @@ def build_level(tfrags: bytes, textures, palettes, gameplay: bytes,
     tables = [take(textures, "tfrag")]
     for kind in ("moby", "tie", "shrub"):
         tables.append(take((class_textures or {}).get(kind, ()), kind))
-    cls = {}
+    cls: dict[str, list] = {}
     for kind, items in (classes or {}).items():
         out = []
         for c in items:
