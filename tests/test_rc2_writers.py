@@ -366,3 +366,64 @@ def test_moby_class_bad_input_names_the_class():
     with pytest.raises(wadkit.LimitError, match="moby class 4: vertex 0: texture coordinate"):
         rc2.build_moby_class(pos, np.full((3, 2), 9.0), nrm, np.array([(0, 1, 2)], np.uint32),
                              np.zeros(1, np.uint8), 4)
+
+
+# ---- any mesh in the limits comes back ------------------------------------------
+
+from hypothesis import given, settings, strategies as hs  # noqa: E402
+
+
+def _soup(seed, n_tri, spread):
+    """n_tri triangles over a shared vertex pool, no two corners of a
+    triangle at one place."""
+    rng = np.random.default_rng(seed)
+    n = max(3, n_tri)
+    pos = rng.uniform(-spread, spread, (n, 3)).astype(np.float32)
+    uv = rng.uniform(-7.9, 7.9, (n, 2)).astype(np.float32)
+    tri = np.array([rng.choice(n, 3, replace=False) for _ in range(n_tri)], np.uint32)
+    tex = rng.integers(0, 16, n_tri).astype(np.uint8)
+    return rng, pos, uv, tri, tex
+
+
+def _close(got, want, spread):
+    # s16 over ±32000 of the largest coordinate: half a step
+    return np.abs(got - want).max() <= spread / 32000 * 0.51 + 1e-6
+
+
+@settings(max_examples=40, deadline=None)
+@given(hs.integers(0, 2 ** 32 - 1), hs.integers(1, 300), hs.sampled_from([0.01, 1.0, 500.0]))
+def test_any_mesh_comes_back(seed, n_tri, spread):
+    rng, pos, uv, tri, tex = _soup(seed, n_tri, spread)
+    big = float(np.abs(pos).max())
+    # ties: each triangle a strip of its own (winding byte 0: as given)
+    data = rc2.build_tie_class(pos, uv, [(t, int(s)) for t, s in zip(tri, tex)], 1)
+    m = rc2.tie_mesh(data, 2)
+    assert _close(m["positions"][m["triangles"]], pos[tri], big)
+    assert np.abs(m["uv"][m["triangles"]] - uv[tri]).max() <= 0.5 / 4096 + 1e-7
+    assert m["texture"].tolist() == tex.tolist()
+    # mobys: as given, both LODs
+    nrm = rng.normal(size=pos.shape).astype(np.float32)
+    for lod in (0, 1):
+        m = rc2.moby_mesh(rc2.build_moby_class(pos, uv, nrm, tri, tex, 2), lod)
+        assert _close(m["positions"][m["triangles"]], pos[tri], big)
+        assert m["texture"].tolist() == tex.tolist()
+    # shrubs: flat normals that agree with the winding; grouped by slot
+    p = pos[tri].astype(np.float64)
+    face = np.cross(p[:, 1] - p[:, 0], p[:, 2] - p[:, 0])
+    ok = np.linalg.norm(face, axis=1) > (big / 100) ** 2   # not a sliver
+    if ok.any():
+        keep = tri[ok]
+        flat = pos[keep.ravel()]
+        fn = np.repeat(face[ok] / np.linalg.norm(face[ok], axis=1, keepdims=True), 3, 0)
+        own = np.arange(3 * len(keep), dtype=np.uint32).reshape(-1, 3)
+        m = rc2.shrub_mesh(rc2.build_shrub_class(flat, uv[keep.ravel()], fn.astype(np.float32),
+                                                 own, tex[ok], 3))
+        order = np.argsort(tex[ok], kind="stable")
+        assert _close(m["positions"][m["triangles"]], flat[own][order], big)
+        assert m["texture"].tolist() == sorted(tex[ok].tolist())
+    # sky: inside 32 units
+    sky_pos = (pos / big * 30).astype(np.float32)
+    rgba = rng.integers(0, 256, (len(pos), 4)).astype(np.uint8)
+    s = wadkit._core.sky_parse(rc2.build_sky([(sky_pos, rgba, np.full(len(pos), 0x80, np.int16),
+                                                tri)]), 0)["shells"][0]
+    assert np.abs(s["positions"][s["triangles"]] - sky_pos[tri]).max() <= 0.5 / 1024 + 1e-6
