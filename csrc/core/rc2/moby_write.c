@@ -31,35 +31,6 @@ enum {
   } G_STMT_END
 
 static void
-pad (GByteArray *o, gsize align)
-{
-  while (o->len % align)
-    wk_put_u8 (o, 0);
-}
-
-static void
-set32 (GByteArray *o, gsize at, guint32 v)
-{
-  guint32 le = GUINT32_TO_LE (v);
-  memcpy (o->data + at, &le, 4);
-}
-
-static void
-set16 (GByteArray *o, gsize at, guint16 v)
-{
-  guint16 le = GUINT16_TO_LE (v);
-  memcpy (o->data + at, &le, 2);
-}
-
-static void
-setf (GByteArray *o, gsize at, gfloat f)
-{
-  guint32 u;
-  memcpy (&u, &f, 4);
-  set32 (o, at, u);
-}
-
-static void
 put_code (GByteArray *o, guint cmd, guint num, guint imm)
 {
   wk_put_u32 (o, imm | ((num & 0xff) << 16) | (cmd << 24));
@@ -109,7 +80,7 @@ put_list (const WkMobyNew *in, const Packet *p, const guint32 *local, const guin
     }
   static const guint8 end[4] = { 1, 1, 1, 0 };
   wk_put_bytes (idx, end, 4);
-  pad (idx, 4);
+  wk_put_pad (idx, 4);
   guint num = idx->len / 4;
   if (textures->len)
     idx->data[1] = (guint8) num;          /* the textures follow the indices */
@@ -159,9 +130,9 @@ put_table (const Packet *p, const guint *verts, const gint16 *q, const guint8 *a
     stream[k + INDEX_LATE] = (guint16) k;
   g_byte_array_set_size (o, at + 16);
   memset (o->data + at, 0, 16);
-  set16 (o, at + 6, (guint16) n);         /* main vertices */
-  set16 (o, at + 10, (guint16) n);        /* vertices sent */
-  set16 (o, at + 12, 16);                 /* the vertices' offset */
+  wk_set_u16 (o, at + 6, (guint16) n);         /* main vertices */
+  wk_set_u16 (o, at + 10, (guint16) n);        /* vertices sent */
+  wk_set_u16 (o, at + 12, 16);                 /* the vertices' offset */
   for (guint k = 0; k < n; k++)
     {
       guint v = verts[k];
@@ -283,29 +254,29 @@ wk_moby_class_build (const WkMobyNew *in, GError **error)
           for (guint k = 0; k < p->n; k++)
             local[pv[k]] = k;
           gsize e = TABLE + 16 * (lod * np + j);
-          pad (o, 16);
+          wk_put_pad (o, 16);
           gsize list = o->len;
           guint tex_qw = put_list (in, p, local, pv, st, &cur, o);
           gsize table = o->len;
           put_table (p, pv, q, azel, o);
-          pad (o, 16);
+          wk_put_pad (o, 16);
           for (guint k = 0; k < p->n; k++)
             local[pv[k]] = G_MAXUINT32;
-          set32 (o, e, (guint32) list);
-          set16 (o, e + 4, (guint16) ((table - list) / 16));
-          set16 (o, e + 6, (guint16) tex_qw);
-          set32 (o, e + 8, (guint32) table);
+          wk_set_u32 (o, e, (guint32) list);
+          wk_set_u16 (o, e + 4, (guint16) ((table - list) / 16));
+          wk_set_u16 (o, e + 6, (guint16) tex_qw);
+          wk_set_u32 (o, e + 8, (guint32) table);
           o->data[e + 12] = (guint8) ((o->len - table) / 16);
           o->data[e + 13] = (guint8) ((0xf + p->n * 6) / 16);
           o->data[e + 14] = (guint8) ((3 + p->n) / 4);
           o->data[e + 15] = (guint8) p->n;
         }
     }
-  set32 (o, 0, TABLE);
+  wk_set_u32 (o, 0, TABLE);
   o->data[4] = (guint8) np;                /* high LOD */
   o->data[5] = (guint8) np;                /* low LOD */
   o->data[7] = (guint8) (2 * np);          /* metal start: after both */
-  setf (o, 0x24, scale);
+  wk_set_f32 (o, 0x24, scale);
   gdouble c[3], r2 = 0;
   for (int a = 0; a < 3; a++)
     c[a] = (lo[a] + hi[a]) / 2;
@@ -317,8 +288,8 @@ wk_moby_class_build (const WkMobyNew *in, GError **error)
       r2 = MAX (r2, d2);
     }
   for (int a = 0; a < 3; a++)
-    setf (o, 0x30 + 4 * a, (gfloat) c[a]);
-  setf (o, 0x3c, (gfloat) (sqrt (r2) * 1.001 + 1e-3));
+    wk_set_f32 (o, 0x30 + 4 * a, (gfloat) c[a]);
+  wk_set_f32 (o, 0x3c, (gfloat) (sqrt (r2) * 1.001 + 1e-3));
   GBytes *bytes = g_byte_array_free_to_bytes (g_steal_pointer (&o));
   gsize size;
   const guint8 *d = g_bytes_get_data (bytes, &size);

@@ -22,20 +22,6 @@
 static const WkRc2Kind class_order[] = { WK_RC2_MOBY, WK_RC2_TIE, WK_RC2_SHRUB };
 static const char *const table_kind[WK_RC2_TABLES] = { "tfrag", "moby", "tie", "shrub" };
 
-static void
-pad_to (GByteArray *out, gsize align)
-{
-  while (out->len % align)
-    wk_put_u8 (out, 0);
-}
-
-static void
-put_s32_at (GByteArray *out, gsize at, gint32 v)
-{
-  guint32 le = GUINT32_TO_LE ((guint32) v);
-  memcpy (out->data + at, &le, 4);
-}
-
 static gboolean
 check_input (const WkRc2NewLevel *in, GError **error)
 {
@@ -150,7 +136,7 @@ build_core (const WkRc2NewLevel *in, GByteArray *core, gint32 region[5],
 {
   region[0] = 0;
   wk_put_bytes (core, in->tfrags, in->tfrags_size);
-  pad_to (core, 16);
+  wk_put_pad (core, 16);
   g_autoptr (GBytes) empty = NULL;
   const guint8 *coll = in->collision;
   gsize coll_size = in->collision_size;
@@ -170,10 +156,10 @@ build_core (const WkRc2NewLevel *in, GByteArray *core, gint32 region[5],
     wk_put_bytes (core, in->sky, in->sky_size);
   else
     wk_put_bytes (core, zeros, WK_SKY_HEADER);
-  pad_to (core, 16);
+  wk_put_pad (core, 16);
   region[3] = (gint32) core->len;
   wk_put_bytes (core, coll, coll_size);
-  pad_to (core, 16);
+  wk_put_pad (core, 16);
   region[4] = (gint32) core->len; /* textures_base */
   for (guint i = 0; i < in->n_textures; i++)
     {
@@ -181,7 +167,7 @@ build_core (const WkRc2NewLevel *in, GByteArray *core, gint32 region[5],
       gint32 off = (gint32) (core->len - (guint) region[4]);
       g_array_append_val (texel_offsets, off);
       wk_put_bytes (core, t->pixels, (gsize) t->width * t->height);
-      pad_to (core, 16);
+      wk_put_pad (core, 16);
     }
   for (guint o = 0; o < G_N_ELEMENTS (class_order); o++)
     {
@@ -192,12 +178,12 @@ build_core (const WkRc2NewLevel *in, GByteArray *core, gint32 region[5],
           class_at[k][i] = 0;
           if (c->data == NULL)
             continue;
-          pad_to (core, CLASS_ALIGN);
+          wk_put_pad (core, CLASS_ALIGN);
           class_at[k][i] = (gint32) core->len;
           wk_put_bytes (core, c->data, c->size);
         }
     }
-  pad_to (core, 16);
+  wk_put_pad (core, 16);
   return TRUE;
 }
 
@@ -246,9 +232,9 @@ build_index (const WkRc2NewLevel *in, const gint32 region[5],
     {
       WkRc2Kind k = class_order[o];
       const WkRc2ClassTableDef *d = &wk_rc2_class_table_defs[k];
-      pad_to (index, 16);
-      put_s32_at (index, d->table, (gint32) in->n_classes[k]);
-      put_s32_at (index, d->table + 4, in->n_classes[k] ? (gint32) index->len : 0);
+      wk_put_pad (index, 16);
+      wk_set_u32 (index, d->table, (guint32) (gint32) in->n_classes[k]);
+      wk_set_u32 (index, d->table + 4, (guint32) in->n_classes[k] ? (gint32) index->len : 0);
       for (guint i = 0; i < in->n_classes[k]; i++)
         {
           const WkRc2NewClass *c = &in->classes[k][i];
@@ -265,39 +251,39 @@ build_index (const WkRc2NewLevel *in, const gint32 region[5],
     {
       guint slot;
       wk_rc2_texture_kind (table_kind[t], &slot);
-      pad_to (index, 16);
-      put_s32_at (index, slot, (gint32) in->n_table[t]);
-      put_s32_at (index, slot + 4, in->n_table[t] ? (gint32) index->len : 0);
+      wk_put_pad (index, 16);
+      wk_set_u32 (index, slot, (guint32) (gint32) in->n_table[t]);
+      wk_set_u32 (index, slot + 4, (guint32) in->n_table[t] ? (gint32) index->len : 0);
       for (guint i = 0; i < in->n_table[t]; i++)
         put_tex_entry (in, texel_offsets, in->table[t][i], index);
     }
-  put_s32_at (index, 0x00, (gint32) in->n_palettes);
-  put_s32_at (index, 0x04, (gint32) gs_at);
+  wk_set_u32 (index, 0x00, (guint32) (gint32) in->n_palettes);
+  wk_set_u32 (index, 0x04, (guint32) (gint32) gs_at);
   static const guint at[5] = { 0x08, 0x0c, 0x10, 0x14, 0x60 };
   for (int r = 0; r < 5; r++)
-    put_s32_at (index, at[r], region[r]);
-  put_s32_at (index, 0x30, (gint32) n_tfrag);
-  put_s32_at (index, 0x34, (gint32) tex_at);
-  put_s32_at (index, WK_RC2_COMPRESSED_SIZE, (gint32) stream_size);
-  put_s32_at (index, WK_RC2_DECOMPRESSED_SIZE, (gint32) core_size);
+    wk_set_u32 (index, at[r], (guint32) region[r]);
+  wk_set_u32 (index, 0x30, (guint32) (gint32) n_tfrag);
+  wk_set_u32 (index, 0x34, (guint32) (gint32) tex_at);
+  wk_set_u32 (index, WK_RC2_COMPRESSED_SIZE, (guint32) (gint32) stream_size);
+  wk_set_u32 (index, WK_RC2_DECOMPRESSED_SIZE, (guint32) (gint32) core_size);
 }
 
 /* Append a section 16-aligned and note {offset, size} in the pair table. */
 static void
 put_section (GByteArray *data, guint slot, const guint8 *bytes, gsize n)
 {
-  pad_to (data, 16);
-  put_s32_at (data, slot, (gint32) data->len);
-  put_s32_at (data, slot + 4, (gint32) n);
+  wk_put_pad (data, 16);
+  wk_set_u32 (data, slot, (guint32) (gint32) data->len);
+  wk_set_u32 (data, slot + 4, (guint32) (gint32) n);
   wk_put_bytes (data, bytes, n);
 }
 
 static void
 put_extent (GByteArray *file, guint slot, const guint8 *bytes, gsize n)
 {
-  pad_to (file, WK_RC2_SECTOR);
-  put_s32_at (file, slot, (gint32) (file->len / WK_RC2_SECTOR));
-  put_s32_at (file, slot + 4, (gint32) ((n + WK_RC2_SECTOR - 1) / WK_RC2_SECTOR));
+  wk_put_pad (file, WK_RC2_SECTOR);
+  wk_set_u32 (file, slot, (guint32) (gint32) (file->len / WK_RC2_SECTOR));
+  wk_set_u32 (file, slot + 4, (guint32) (gint32) ((n + WK_RC2_SECTOR - 1) / WK_RC2_SECTOR));
   wk_put_bytes (file, bytes, n);
 }
 
@@ -402,13 +388,13 @@ finish (const WkRc2NewLevel *in, GByteArray *core, const gint32 region[5],
   g_autoptr (GByteArray) file = g_byte_array_new ();
   g_byte_array_set_size (file, 0x60);
   memset (file->data, 0, file->len);
-  put_s32_at (file, 0x00, 0x60);
-  put_s32_at (file, 0x04, 0);          /* disc sector: informational */
-  put_s32_at (file, 0x08, in->level_id);
-  put_s32_at (file, 0x0c, in->reverb);
+  wk_set_u32 (file, 0x00, (guint32) 0x60);
+  wk_set_u32 (file, 0x04, (guint32) 0);          /* disc sector: informational */
+  wk_set_u32 (file, 0x08, (guint32) in->level_id);
+  wk_set_u32 (file, 0x0c, (guint32) in->reverb);
   put_extent (file, 0x10, data->data, data->len);
   put_extent (file, 0x20, gameplay_data, gameplay_size);
-  pad_to (file, WK_RC2_SECTOR);
+  wk_put_pad (file, WK_RC2_SECTOR);
   GBytes *bytes = g_byte_array_free_to_bytes (g_steal_pointer (&file));
   const guint8 *const plain[2] = { core->data, in->gameplay };
   const gsize n[2] = { core->len, in->gameplay_size };

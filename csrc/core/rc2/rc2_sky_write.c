@@ -20,35 +20,6 @@
     return FALSE;                                                       \
   } G_STMT_END
 
-static void
-pad (GByteArray *o, gsize align)
-{
-  while (o->len % align)
-    wk_put_u8 (o, 0);
-}
-
-static void
-set32 (GByteArray *o, gsize at, guint32 v)
-{
-  guint32 le = GUINT32_TO_LE (v);
-  memcpy (o->data + at, &le, 4);
-}
-
-static void
-set16 (GByteArray *o, gsize at, guint16 v)
-{
-  guint16 le = GUINT16_TO_LE (v);
-  memcpy (o->data + at, &le, 2);
-}
-
-static void
-setf (GByteArray *o, gsize at, gfloat f)
-{
-  guint32 u;
-  memcpy (&u, &f, 4);
-  set32 (o, at, u);
-}
-
 /* Cut a shell's triangles, in order, into clusters of at most
  * WK_SKY_CLUSTER_VERTICES vertices; first[c] = the first triangle of
  * cluster c (first[n] = ntri). */
@@ -94,12 +65,12 @@ put_shell (const WkSkyShellNew *sh, guint s, GByteArray *o, GError **error)
       LIMIT ("triangle %u names vertex %u of %u", t / 3, sh->tri[t], sh->n);
   g_autoptr (GArray) first = clusters_of (sh);
   guint nc = first->len - 1;
-  pad (o, 16);
+  wk_put_pad (o, 16);
   gsize head = o->len;
   g_byte_array_set_size (o, head + 0x10 + 0x20 * nc);
   memset (o->data + head, 0, o->len - head);
-  set32 (o, head, nc);
-  set32 (o, head + 4, UNTEXTURED);
+  wk_set_u32 (o, head, nc);
+  wk_set_u32 (o, head + 4, UNTEXTURED);
   g_autofree gint32 *local = g_new (gint32, sh->n);
   g_autofree guint *verts = g_new (guint, WK_SKY_CLUSTER_VERTICES);
   for (guint c = 0; c < nc; c++)
@@ -114,7 +85,7 @@ put_shell (const WkSkyShellNew *sh, guint s, GByteArray *o, GError **error)
               local[sh->tri[3 * t + k]] = (gint32) nv;
               verts[nv++] = sh->tri[3 * t + k];
             }
-      pad (o, 16);
+      wk_put_pad (o, 16);
       gsize data = o->len;
       gdouble lo[3] = { G_MAXDOUBLE, G_MAXDOUBLE, G_MAXDOUBLE }, hi[3];
       for (int a = 0; a < 3; a++)
@@ -141,7 +112,7 @@ put_shell (const WkSkyShellNew *sh, guint s, GByteArray *o, GError **error)
             wk_put_u8 (o, (guint8) local[sh->tri[3 * t + k]]);
           wk_put_u8 (o, NO_TEXTURE);
         }
-      pad (o, 16);
+      wk_put_pad (o, 16);
       gsize size = o->len - data;
       if (size > G_MAXINT16)
         LIMIT ("cluster %u holds %" G_GSIZE_FORMAT " bytes (s16 size)", c, size);
@@ -158,15 +129,15 @@ put_shell (const WkSkyShellNew *sh, guint s, GByteArray *o, GError **error)
           r2 = MAX (r2, d2);
         }
       for (int a = 0; a < 3; a++)
-        setf (o, h + 4 * a, (gfloat) ((lo[a] + hi[a]) / 2));
-      setf (o, h + 12, (gfloat) (sqrt (r2) + 1.0 / POS_ONE));
-      set32 (o, h + 0x10, (guint32) data);
-      set16 (o, h + 0x14, (guint16) nv);
-      set16 (o, h + 0x16, (guint16) (t1 - t0));
-      set16 (o, h + 0x18, 0);
-      set16 (o, h + 0x1a, (guint16) st);
-      set16 (o, h + 0x1c, (guint16) faces);
-      set16 (o, h + 0x1e, (guint16) size);
+        wk_set_f32 (o, h + 4 * a, (gfloat) ((lo[a] + hi[a]) / 2));
+      wk_set_f32 (o, h + 12, (gfloat) (sqrt (r2) + 1.0 / POS_ONE));
+      wk_set_u32 (o, h + 0x10, (guint32) data);
+      wk_set_u16 (o, h + 0x14, (guint16) nv);
+      wk_set_u16 (o, h + 0x16, (guint16) (t1 - t0));
+      wk_set_u16 (o, h + 0x18, 0);
+      wk_set_u16 (o, h + 0x1a, (guint16) st);
+      wk_set_u16 (o, h + 0x1c, (guint16) faces);
+      wk_set_u16 (o, h + 0x1e, (guint16) size);
     }
   return TRUE;
 }
@@ -185,16 +156,16 @@ wk_rc2_sky_build (const guint8 colour[4], gint clear_screen, const WkSkyShellNew
   g_byte_array_set_size (o, WK_SKY_HEADER);
   memset (o->data, 0, o->len);
   memcpy (o->data, colour, 4);
-  set16 (o, 4, (guint16) clear_screen);
-  set16 (o, 6, (guint16) n_shells);
+  wk_set_u16 (o, 4, (guint16) clear_screen);
+  wk_set_u16 (o, 6, (guint16) n_shells);
   /* no sprites, textures or fx: their offsets point after the header */
   for (int f = 0x10; f < 0x1c; f += 4)
-    set32 (o, f, WK_SKY_HEADER);
+    wk_set_u32 (o, f, WK_SKY_HEADER);
   guint64 tris = 0;
   for (guint s = 0; s < n_shells; s++)
     {
-      pad (o, 16);
-      set32 (o, 0x20 + 4 * s, o->len);
+      wk_put_pad (o, 16);
+      wk_set_u32 (o, 0x20 + 4 * s, o->len);
       if (!put_shell (&shells[s], s, o, error))
         return NULL;
       tris += shells[s].ntri;

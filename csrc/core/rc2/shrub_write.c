@@ -29,28 +29,6 @@ enum {
     return NULL;                                                        \
   } G_STMT_END
 
-static void
-pad (GByteArray *o, gsize align)
-{
-  while (o->len % align)
-    wk_put_u8 (o, 0);
-}
-
-static void
-set32 (GByteArray *o, gsize at, guint32 v)
-{
-  guint32 le = GUINT32_TO_LE (v);
-  memcpy (o->data + at, &le, 4);
-}
-
-static void
-setf (GByteArray *o, gsize at, gfloat f)
-{
-  guint32 u;
-  memcpy (&u, &f, 4);
-  set32 (o, at, u);
-}
-
 /* The 24 normal directions [assumed: any table works, the class carries
  * it]: the two poles, rings of eight at ±40° elevation, six on the
  * equator. */
@@ -100,7 +78,7 @@ put_unpack (GByteArray *o, guint vl, guint count, guint addr, const GByteArray *
 {
   put_code (o, 0x60 | (3 << 2) | vl, count & 0xff, addr | 0x8000);
   g_byte_array_append (o, payload->data, payload->len);
-  pad (o, 4);
+  wk_put_pad (o, 4);
 }
 
 typedef struct {
@@ -253,15 +231,15 @@ wk_shrub_class_build (const WkShrubNew *in, GError **error)
   for (guint j = 0; j < packets->len; j++)
     {
       const Packet *p = &g_array_index (packets, Packet, j);
-      pad (o, 16);
+      wk_put_pad (o, 16);
       gsize at = o->len;
       gboolean change = in->tex[order[p->first]] != cur;
       cur = in->tex[order[p->first]];
       put_packet (in, order, p, change, q, st, nrm, o);
-      set32 (o, WK_SHRUB_HEADER + 8 * j, (guint32) at);
-      set32 (o, WK_SHRUB_HEADER + 8 * j + 4, (guint32) (o->len - at));
+      wk_set_u32 (o, WK_SHRUB_HEADER + 8 * j, (guint32) at);
+      wk_set_u32 (o, WK_SHRUB_HEADER + 8 * j + 4, (guint32) (o->len - at));
     }
-  pad (o, 16);
+  wk_put_pad (o, 16);
   gsize normals = o->len;
   for (guint i = 0; i < WK_SHRUB_NORMALS; i++)
     {
@@ -280,15 +258,15 @@ wk_shrub_class_build (const WkShrubNew *in, GError **error)
       r2 = MAX (r2, d2);
     }
   for (int a = 0; a < 3; a++)
-    setf (o, 4 * a, (gfloat) c[a]);
-  setf (o, 0x0c, (gfloat) (sqrt (r2) * 1.001 + 1e-3));
-  setf (o, 0x10, in->mip_distance);
-  setf (o, 0x20, scale);
+    wk_set_f32 (o, 4 * a, (gfloat) c[a]);
+  wk_set_f32 (o, 0x0c, (gfloat) (sqrt (r2) * 1.001 + 1e-3));
+  wk_set_f32 (o, 0x10, in->mip_distance);
+  wk_set_f32 (o, 0x20, scale);
   guint16 cls = GUINT16_TO_LE ((guint16) in->o_class), np = (guint16) packets->len;
   memcpy (o->data + 0x24, &cls, 2);
   np = GUINT16_TO_LE (np);
   memcpy (o->data + 0x28, &np, 2);
-  set32 (o, 0x2c, (guint32) normals);
+  wk_set_u32 (o, 0x2c, (guint32) normals);
   GBytes *bytes = g_byte_array_free_to_bytes (g_steal_pointer (&o));
   gsize size;
   const guint8 *d = g_bytes_get_data (bytes, &size);

@@ -34,35 +34,6 @@ static const guint8 ad_gif_regs[5] = { 0x06, 0x14, 0x34, 0x08, 0x36 };
     return NULL;                                                        \
   } G_STMT_END
 
-static void
-pad (GByteArray *o, gsize align)
-{
-  while (o->len % align)
-    wk_put_u8 (o, 0);
-}
-
-static void
-set32 (GByteArray *o, gsize at, guint32 v)
-{
-  guint32 le = GUINT32_TO_LE (v);
-  memcpy (o->data + at, &le, 4);
-}
-
-static void
-set16 (GByteArray *o, gsize at, guint16 v)
-{
-  guint16 le = GUINT16_TO_LE (v);
-  memcpy (o->data + at, &le, 2);
-}
-
-static void
-setf (GByteArray *o, gsize at, gfloat f)
-{
-  guint32 u;
-  memcpy (&u, &f, 4);
-  set32 (o, at, u);
-}
-
 typedef struct {
   guint first, count;    /* strips */
 } Packet;
@@ -86,7 +57,7 @@ put_body (const WkTieNew *in, const Packet *p, const guint *strip_start,
   memset (o->data + at, 0, o->len - at);
   guint next = GS_AD_GIF, changes = 0, regular = 0;
   gint cur = in->strip_tex[p->first];
-  set32 (o, at + 0x10, (guint32) cur * WK_TIE_AD_GIF);
+  wk_set_u32 (o, at + 0x10, (guint32) cur * WK_TIE_AD_GIF);
   *shaders = 1;
   g_autoptr (GByteArray) verts = g_byte_array_new ();
   for (guint k = 0; k < p->count; k++)
@@ -95,8 +66,8 @@ put_body (const WkTieNew *in, const Packet *p, const guint *strip_start,
       if (in->strip_tex[s] != cur)
         {
           cur = in->strip_tex[s];
-          set32 (o, at + 4 * changes, next);
-          set32 (o, at + 0x10 + 4 * (changes + 1), (guint32) cur * WK_TIE_AD_GIF);
+          wk_set_u32 (o, at + 4 * changes, next);
+          wk_set_u32 (o, at + 0x10 + 4 * (changes + 1), (guint32) cur * WK_TIE_AD_GIF);
           changes++;
           (*shaders)++;
           next += GS_AD_GIF;
@@ -124,16 +95,16 @@ put_body (const WkTieNew *in, const Packet *p, const guint *strip_start,
   u[8] = (guint8) (2 * regular + 4);
   u[9] = 4;                          /* 3 · morphing + 4, none */
   u[10] = (guint8) regular;
-  pad (o, 16);
+  wk_put_pad (o, 16);
   *vert_ofs = (guint) (o->len - at) / 16;
   g_byte_array_append (o, verts->data, verts->len);
   *vert_size = verts->len / 16;
   for (guint i = 0; i < regular; i++)
     wk_put_u8 (o, 0);                /* normal indices [assumed: noclip] */
-  pad (o, 16);
+  wk_put_pad (o, 16);
   for (guint i = 0; i < regular; i++)
     wk_put_u8 (o, RGBA_INDEX);
-  pad (o, 16);
+  wk_put_pad (o, 16);
 }
 
 /* Read every LOD back with our reader: the strips' vertices and triangles. */
@@ -260,17 +231,17 @@ wk_tie_class_build (const WkTieNew *in, GError **error)
       }
   for (guint lod = 0; lod < LODS; lod++)
     {
-      pad (o, 16);
+      wk_put_pad (o, 16);
       gsize table = o->len;
-      set32 (o, 4 * lod, (guint32) table);
+      wk_set_u32 (o, 4 * lod, (guint32) table);
       o->data[0x0c + lod] = (guint8) packets->len;
       g_byte_array_set_size (o, table + WK_TIE_PACKET_HEADER * packets->len);
       memset (o->data + table, 0, WK_TIE_PACKET_HEADER * packets->len);
       for (guint j = 0; j < packets->len; j++)
         {
-          pad (o, 16);
+          wk_put_pad (o, 16);
           gsize h = table + WK_TIE_PACKET_HEADER * j;
-          set32 (o, h, (guint32) (o->len - table));
+          wk_set_u32 (o, h, (guint32) (o->len - table));
           guint vofs, vsize, shaders;
           put_body (in, &g_array_index (packets, Packet, j), strip_start, q, st, o,
                     &vofs, &vsize, &shaders);
@@ -279,17 +250,17 @@ wk_tie_class_build (const WkTieNew *in, GError **error)
           o->data[h + 8] = (guint8) vofs;
           o->data[h + 9] = (guint8) vsize;
         }
-      set16 (o, 0x60 + 8 * lod, (guint16) MIN (in->nidx, G_MAXINT16));
-      set16 (o, 0x62 + 8 * lod, (guint16) MIN (tris, G_MAXINT16));
-      set16 (o, 0x64 + 8 * lod, (guint16) in->nstrips);
+      wk_set_u16 (o, 0x60 + 8 * lod, (guint16) MIN (in->nidx, G_MAXINT16));
+      wk_set_u16 (o, 0x62 + 8 * lod, (guint16) MIN (tris, G_MAXINT16));
+      wk_set_u16 (o, 0x64 + 8 * lod, (guint16) in->nstrips);
     }
   o->data[0x0f] = (guint8) textures;
   for (int i = 0; i < 3; i++)
-    setf (o, 0x10 + 4 * i, in->lod_dist[i]);
-  set32 (o, 0x1c, WK_TIE_HEADER);      /* the ad-gif table */
-  setf (o, 0x40, scale);
-  set16 (o, 0x44, (guint16) in->o_class);
-  setf (o, 0x48, in->lod_dist[2]);     /* mip distance [assumed] */
+    wk_set_f32 (o, 0x10 + 4 * i, in->lod_dist[i]);
+  wk_set_u32 (o, 0x1c, WK_TIE_HEADER);      /* the ad-gif table */
+  wk_set_f32 (o, 0x40, scale);
+  wk_set_u16 (o, 0x44, (guint16) in->o_class);
+  wk_set_f32 (o, 0x48, in->lod_dist[2]);     /* mip distance [assumed] */
   gdouble c[3], r2 = 0;
   for (int a = 0; a < 3; a++)
     c[a] = (lo[a] + hi[a]) / 2;
@@ -301,9 +272,9 @@ wk_tie_class_build (const WkTieNew *in, GError **error)
       r2 = MAX (r2, d2);
     }
   for (int a = 0; a < 3; a++)
-    setf (o, 0x50 + 4 * a, (gfloat) c[a]);
-  setf (o, 0x5c, (gfloat) (sqrt (r2) * 1.001 + 1e-3));
-  pad (o, 16);
+    wk_set_f32 (o, 0x50 + 4 * a, (gfloat) c[a]);
+  wk_set_f32 (o, 0x5c, (gfloat) (sqrt (r2) * 1.001 + 1e-3));
+  wk_put_pad (o, 16);
   GBytes *bytes = g_byte_array_free_to_bytes (g_steal_pointer (&o));
   if (!verify (in, bytes, tris, error))
     {
