@@ -368,6 +368,30 @@ def test_moby_class_bad_input_names_the_class():
                              np.zeros(1, np.uint8), 4)
 
 
+@pytest.mark.parametrize("build,kind", [
+    (lambda p, n: rc2.build_moby_class(p, np.zeros((3, 2)), n, np.array([(0, 1, 2)], np.uint32),
+                                       np.zeros(1, np.uint8), 4), "moby class 4"),
+    (lambda p, n: rc2.build_shrub_class(p, np.zeros((3, 2)), n, np.array([(0, 1, 2)], np.uint32),
+                                        np.zeros(1, np.uint8), 4), "shrub class 4"),
+    (lambda p, n: rc2.build_tie_class(p, np.zeros((3, 2)), [(np.arange(3), 0)], 4),
+     "tie class 4")])
+def test_class_writers_refuse_a_vertex_that_is_not_finite_or_too_far(build, kind):
+    """The three writers quantise vertices alike (class_write.c): a position
+    over 1e6 or not finite, or (moby, shrub) a normal that is not finite, is
+    a LimitError naming the class and the vertex."""
+    pos = np.eye(3, dtype=np.float32)
+    nrm = np.tile(np.float32([0, 0, 1]), (3, 1))
+    far = pos.copy()
+    far[2, 1] = 2e6
+    with pytest.raises(wadkit.LimitError, match=f"{kind}: vertex 2 is not finite or lies over 1e6"):
+        build(far, nrm)
+    if kind != "tie class 4":
+        bad = nrm.copy()
+        bad[1, 2] = np.inf
+        with pytest.raises(wadkit.LimitError, match=f"{kind}: vertex 1 .*its normal is not finite"):
+            build(pos, bad)
+
+
 # ---- any mesh in the limits comes back ------------------------------------------
 
 from hypothesis import given, settings, strategies as hs  # noqa: E402

@@ -11,6 +11,25 @@ G_BEGIN_DECLS
 
 #define WK_CLASS_SLOTS 16u   /* texture slots of a class (core class entry) */
 
+/* What the three class writers store of the vertices the same way: the
+ * class scale (the largest coordinate maps to 32000 of s16), positions
+ * s16 · scale / WK_RC2_POS_ONE, texture coordinates s16 / WK_RC2_ST_ONE,
+ * and the bounding sphere (centre of the box, farthest vertex · 1.001 +
+ * 0.001) docs/formats/rc2-writers.md describes. */
+typedef struct {
+  gfloat scale, centre[3], radius;
+  gint16 *pos;              /* n × 3 (g_free) */
+  gint16 *st;               /* n × 2 (g_free) */
+} WkClassVertices;
+
+/* FALSE with a LIMIT error (no class named: the caller prefixes it) for a
+ * position, or normal when normals are given, that is not finite or lies
+ * over 1e6 from the origin, or a texture coordinate outside s16 / 4096. */
+gboolean wk_class_vertices (const gfloat *pos, const gfloat *uv, const gfloat *normal,
+                            guint n, WkClassVertices *out, GError **error);
+void wk_class_vertices_clear (WkClassVertices *v);
+G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (WkClassVertices, wk_class_vertices_clear)
+
 /* A tie class: triangle strips over n vertices; strip i has strip_len[i]
  * vertex indices taken in turn from idx (GS strip order: triangle k of a
  * strip is (k, k+1, k+2) for even k and (k+2, k+1, k) for odd k, so that

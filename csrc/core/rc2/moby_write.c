@@ -161,36 +161,17 @@ wk_moby_class_build (const WkMobyNew *in, GError **error)
 {
   if (in->n == 0 || in->ntri == 0 || in->ntri > 4096)
     LIMIT ("%u vertices and %u triangles (1..4096 triangles)", in->n, in->ntri);
-  gdouble lo[3] = { G_MAXDOUBLE, G_MAXDOUBLE, G_MAXDOUBLE }, hi[3], big = 0;
-  for (int a = 0; a < 3; a++)
-    hi[a] = -G_MAXDOUBLE;
-  for (guint i = 0; i < in->n; i++)
-    for (int a = 0; a < 3; a++)
-      {
-        gdouble v = in->pos[3 * i + a];
-        if (!isfinite (v) || fabs (v) > 1e6 || !isfinite (in->normal[3 * i + a]))
-          LIMIT ("vertex %u: a position or normal that is not finite (or over 1e6)", i);
-        lo[a] = MIN (lo[a], v);
-        hi[a] = MAX (hi[a], v);
-        big = MAX (big, fabs (v));
-      }
-  gfloat scale = big > 0 ? (gfloat) (big * WK_RC2_POS_ONE / 32000.0) : 1.0f;
-  g_autofree gint16 *q = g_new (gint16, 3 * (gsize) in->n);
-  g_autofree gint16 *st = g_new (gint16, 2 * (gsize) in->n);
+  g_auto (WkClassVertices) cv = { 0 };
+  if (!wk_class_vertices (in->pos, in->uv, in->normal, in->n, &cv, error))
+    {
+      wk_error_prefix (error, "moby class %d", in->o_class);
+      return NULL;
+    }
+  const gint16 *q = cv.pos, *st = cv.st;
   g_autofree guint8 *azel = g_new (guint8, 2 * (gsize) in->n);
   for (guint i = 0; i < in->n; i++)
     {
-      const gfloat *p = in->pos + 3 * i, *nv = in->normal + 3 * i;
-      for (int a = 0; a < 3; a++)
-        q[3 * i + a] = (gint16) CLAMP (lrint (p[a] * WK_RC2_POS_ONE / scale), -32767, 32767);
-      for (int a = 0; a < 2; a++)
-        {
-          gdouble t = in->uv[2 * i + a] * WK_RC2_ST_ONE;
-          if (!isfinite (t) || fabs (t) > 32767)
-            LIMIT ("vertex %u: texture coordinate %g outside s16 / 4096", i,
-                   (gdouble) in->uv[2 * i + a]);
-          st[2 * i + a] = (gint16) lrint (t);
-        }
+      const gfloat *nv = in->normal + 3 * i;
       /* normal = (sin a cos e, cos a cos e, sin e), a, e = byte · π / 128 */
       gdouble len = sqrt (nv[0] * nv[0] + nv[1] * nv[1] + nv[2] * nv[2]);
       gdouble e = len > 0 ? asin (CLAMP (nv[2] / len, -1.0, 1.0)) : G_PI / 2;
@@ -276,20 +257,10 @@ wk_moby_class_build (const WkMobyNew *in, GError **error)
   o->data[4] = (guint8) np;                /* high LOD */
   o->data[5] = (guint8) np;                /* low LOD */
   o->data[7] = (guint8) (2 * np);          /* metal start: after both */
-  wk_set_f32 (o, 0x24, scale);
-  gdouble c[3], r2 = 0;
+  wk_set_f32 (o, 0x24, cv.scale);
   for (int a = 0; a < 3; a++)
-    c[a] = (lo[a] + hi[a]) / 2;
-  for (guint i = 0; i < in->n; i++)
-    {
-      gdouble d2 = 0;
-      for (int a = 0; a < 3; a++)
-        d2 += (in->pos[3 * i + a] - c[a]) * (in->pos[3 * i + a] - c[a]);
-      r2 = MAX (r2, d2);
-    }
-  for (int a = 0; a < 3; a++)
-    wk_set_f32 (o, 0x30 + 4 * a, (gfloat) c[a]);
-  wk_set_f32 (o, 0x3c, (gfloat) (sqrt (r2) * 1.001 + 1e-3));
+    wk_set_f32 (o, 0x30 + 4 * a, cv.centre[a]);
+  wk_set_f32 (o, 0x3c, cv.radius);
   GBytes *bytes = g_byte_array_free_to_bytes (g_steal_pointer (&o));
   gsize size;
   const guint8 *d = g_bytes_get_data (bytes, &size);

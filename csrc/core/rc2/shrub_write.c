@@ -159,40 +159,18 @@ wk_shrub_class_build (const WkShrubNew *in, GError **error)
     LIMIT ("the class number is not an s16");
   if (in->n == 0 || in->ntri == 0 || in->ntri > 4096)
     LIMIT ("%u vertices and %u triangles (1..4096 triangles)", in->n, in->ntri);
-  gdouble lo[3] = { G_MAXDOUBLE, G_MAXDOUBLE, G_MAXDOUBLE }, hi[3], big = 0;
-  for (int a = 0; a < 3; a++)
-    hi[a] = -G_MAXDOUBLE;
-  for (guint i = 0; i < in->n; i++)
-    for (int a = 0; a < 3; a++)
-      {
-        gdouble v = in->pos[3 * i + a];
-        if (!isfinite (v) || fabs (v) > 1e6 || !isfinite (in->normal[3 * i + a]))
-          LIMIT ("vertex %u: a position or normal that is not finite (or over 1e6)", i);
-        lo[a] = MIN (lo[a], v);
-        hi[a] = MAX (hi[a], v);
-        big = MAX (big, fabs (v));
-      }
-  gfloat scale = big > 0 ? (gfloat) (big * WK_RC2_POS_ONE / 32000.0) : 1.0f;
+  g_auto (WkClassVertices) cv = { 0 };
+  if (!wk_class_vertices (in->pos, in->uv, in->normal, in->n, &cv, error))
+    {
+      wk_error_prefix (error, "shrub class %d", in->o_class);
+      return NULL;
+    }
+  const gint16 *q = cv.pos, *st = cv.st;
   gdouble table[WK_SHRUB_NORMALS][3];
   normal_table (table);
-  g_autofree gint16 *q = g_new (gint16, 3 * (gsize) in->n);
-  g_autofree gint16 *st = g_new (gint16, 2 * (gsize) in->n);
   g_autofree guint8 *nrm = g_new (guint8, in->n);
   for (guint i = 0; i < in->n; i++)
-    {
-      for (int a = 0; a < 3; a++)
-        q[3 * i + a] = (gint16) CLAMP (lrint (in->pos[3 * i + a] * WK_RC2_POS_ONE / scale),
-                                       -32767, 32767);
-      for (int a = 0; a < 2; a++)
-        {
-          gdouble t = in->uv[2 * i + a] * WK_RC2_ST_ONE;
-          if (!isfinite (t) || fabs (t) > 32767)
-            LIMIT ("vertex %u: texture coordinate %g outside s16 / 4096", i,
-                   (gdouble) in->uv[2 * i + a]);
-          st[2 * i + a] = (gint16) lrint (t);
-        }
-      nrm[i] = (guint8) nearest (table, in->normal + 3 * i);
-    }
+    nrm[i] = (guint8) nearest (table, in->normal + 3 * i);
   for (guint t = 0; t < in->ntri; t++)
     {
       for (int c = 0; c < 3; c++)
@@ -247,21 +225,11 @@ wk_shrub_class_build (const WkShrubNew *in, GError **error)
         wk_put_u16 (o, (guint16) (gint16) lrint (table[i][a] * WK_RC2_NORMAL_ONE));
       wk_put_u16 (o, 0);
     }
-  gdouble c[3], r2 = 0;
   for (int a = 0; a < 3; a++)
-    c[a] = (lo[a] + hi[a]) / 2;
-  for (guint i = 0; i < in->n; i++)
-    {
-      gdouble d2 = 0;
-      for (int a = 0; a < 3; a++)
-        d2 += (in->pos[3 * i + a] - c[a]) * (in->pos[3 * i + a] - c[a]);
-      r2 = MAX (r2, d2);
-    }
-  for (int a = 0; a < 3; a++)
-    wk_set_f32 (o, 4 * a, (gfloat) c[a]);
-  wk_set_f32 (o, 0x0c, (gfloat) (sqrt (r2) * 1.001 + 1e-3));
+    wk_set_f32 (o, 4 * a, cv.centre[a]);
+  wk_set_f32 (o, 0x0c, cv.radius);
   wk_set_f32 (o, 0x10, in->mip_distance);
-  wk_set_f32 (o, 0x20, scale);
+  wk_set_f32 (o, 0x20, cv.scale);
   guint16 cls = GUINT16_TO_LE ((guint16) in->o_class), np = (guint16) packets->len;
   memcpy (o->data + 0x24, &cls, 2);
   np = GUINT16_TO_LE (np);

@@ -137,37 +137,13 @@ wk_tie_class_build (const WkTieNew *in, GError **error)
     LIMIT ("the class number is not an s16");
   if (in->n == 0 || in->nstrips == 0 || in->nstrips > 4096)
     LIMIT ("%u vertices and %u strips (a class needs 1..4096 strips)", in->n, in->nstrips);
-  gdouble lo[3] = { G_MAXDOUBLE, G_MAXDOUBLE, G_MAXDOUBLE }, hi[3], big = 0;
-  for (int a = 0; a < 3; a++)
-    hi[a] = -G_MAXDOUBLE;
-  for (guint i = 0; i < in->n; i++)
-    for (int a = 0; a < 3; a++)
-      {
-        gdouble v = in->pos[3 * i + a];
-        if (!isfinite (v) || fabs (v) > 1e6)
-          LIMIT ("vertex %u is not finite or lies over 1e6 from the origin", i);
-        lo[a] = MIN (lo[a], v);
-        hi[a] = MAX (hi[a], v);
-        big = MAX (big, fabs (v));
-      }
-  /* The scale: the largest coordinate maps to 32000 of the s16 range. */
-  gfloat scale = big > 0 ? (gfloat) (big * WK_RC2_POS_ONE / 32000.0) : 1.0f;
-  g_autofree gint16 *q = g_new (gint16, 3 * (gsize) in->n);
-  g_autofree gint16 *st = g_new (gint16, 2 * (gsize) in->n);
-  for (guint i = 0; i < in->n; i++)
+  g_auto (WkClassVertices) cv = { 0 };
+  if (!wk_class_vertices (in->pos, in->uv, NULL, in->n, &cv, error))
     {
-      for (int a = 0; a < 3; a++)
-        q[3 * i + a] = (gint16) CLAMP (lrint (in->pos[3 * i + a] * WK_RC2_POS_ONE / scale),
-                                       -32767, 32767);
-      for (int a = 0; a < 2; a++)
-        {
-          gdouble t = in->uv[2 * i + a] * WK_RC2_ST_ONE;
-          if (!isfinite (t) || fabs (t) > 32767)
-            LIMIT ("vertex %u: texture coordinate %g outside s16 / 4096", i,
-                   (gdouble) in->uv[2 * i + a]);
-          st[2 * i + a] = (gint16) lrint (t);
-        }
+      wk_error_prefix (error, "tie class %d", in->o_class);
+      return NULL;
     }
+  const gint16 *q = cv.pos, *st = cv.st;
   g_autofree guint *strip_start = g_new (guint, in->nstrips);
   guint used = 0, tris = 0, textures = 0;
   for (guint s = 0; s < in->nstrips; s++)
@@ -258,22 +234,12 @@ wk_tie_class_build (const WkTieNew *in, GError **error)
   for (int i = 0; i < 3; i++)
     wk_set_f32 (o, 0x10 + 4 * i, in->lod_dist[i]);
   wk_set_u32 (o, 0x1c, WK_TIE_HEADER);      /* the ad-gif table */
-  wk_set_f32 (o, 0x40, scale);
+  wk_set_f32 (o, 0x40, cv.scale);
   wk_set_u16 (o, 0x44, (guint16) in->o_class);
   wk_set_f32 (o, 0x48, in->lod_dist[2]);     /* mip distance [assumed] */
-  gdouble c[3], r2 = 0;
   for (int a = 0; a < 3; a++)
-    c[a] = (lo[a] + hi[a]) / 2;
-  for (guint i = 0; i < in->n; i++)
-    {
-      gdouble d2 = 0;
-      for (int a = 0; a < 3; a++)
-        d2 += (in->pos[3 * i + a] - c[a]) * (in->pos[3 * i + a] - c[a]);
-      r2 = MAX (r2, d2);
-    }
-  for (int a = 0; a < 3; a++)
-    wk_set_f32 (o, 0x50 + 4 * a, (gfloat) c[a]);
-  wk_set_f32 (o, 0x5c, (gfloat) (sqrt (r2) * 1.001 + 1e-3));
+    wk_set_f32 (o, 0x50 + 4 * a, cv.centre[a]);
+  wk_set_f32 (o, 0x5c, cv.radius);
   wk_put_pad (o, 16);
   GBytes *bytes = g_byte_array_free_to_bytes (g_steal_pointer (&o));
   if (!verify (in, bytes, tris, error))
