@@ -56,8 +56,43 @@ done:
   return result;
 }
 
-/* rc2_shrub_build(positions f32 (n,3), uv f32 (n,2), normals f32 (n,3),
- * triangles u32 (t,3), texture u8 (t,), o_class, mip_distance) -> bytes */
+/* The arrays of a class of triangles (shrub, moby): positions f32 (n,3),
+ * uv f32 (n,2), normals f32 (n,3), triangles u32 (t,3), texture u8 (t,);
+ * -1 with the exception set. */
+typedef struct {
+  const gfloat *pos, *uv, *normal;
+  guint n;
+  const guint32 *tri;
+  const guint8 *tex;
+  guint ntri;
+} TriangleClass;
+
+static int
+triangle_class_args (PyObject *const o[5], PyArrayObject *a[5], TriangleClass *c)
+{
+  if (wk_array_arg (o[0], "positions", NPY_FLOAT32, 2, any3, FALSE, &a[0]) < 0
+      || wk_array_arg (o[1], "uv", NPY_FLOAT32, 2, any2, FALSE, &a[1]) < 0
+      || wk_array_arg (o[2], "normals", NPY_FLOAT32, 2, any3, FALSE, &a[2]) < 0
+      || wk_array_arg (o[3], "triangles", NPY_UINT32, 2, any3, FALSE, &a[3]) < 0
+      || wk_array_arg (o[4], "texture", NPY_UINT8, 1, any1, FALSE, &a[4]) < 0)
+    return -1;
+  if (PyArray_DIM (a[0], 0) != PyArray_DIM (a[1], 0)
+      || PyArray_DIM (a[0], 0) != PyArray_DIM (a[2], 0)
+      || PyArray_DIM (a[3], 0) != PyArray_DIM (a[4], 0))
+    {
+      PyErr_SetString (PyExc_ValueError, "positions, uv and normals, triangles and "
+                       "texture must have as many rows");
+      return -1;
+    }
+  *c = (TriangleClass) { PyArray_DATA (a[0]), PyArray_DATA (a[1]), PyArray_DATA (a[2]),
+                         (guint) MIN (PyArray_DIM (a[0], 0), G_MAXINT),
+                         PyArray_DATA (a[3]), PyArray_DATA (a[4]),
+                         (guint) MIN (PyArray_DIM (a[3], 0), G_MAXINT) };
+  return 0;
+}
+
+/* rc2_shrub_build(positions, uv, normals, triangles, texture (as
+ * triangle_class_args), o_class, mip_distance) -> bytes */
 static PyObject *
 rc2_shrub_build (PyObject *module, PyObject *args)
 {
@@ -68,27 +103,11 @@ rc2_shrub_build (PyObject *module, PyObject *args)
     return NULL;
   PyArrayObject *a[5] = { NULL };
   PyObject *result = NULL;
-  if (wk_array_arg (o[0], "positions", NPY_FLOAT32, 2, any3, FALSE, &a[0]) < 0
-      || wk_array_arg (o[1], "uv", NPY_FLOAT32, 2, any2, FALSE, &a[1]) < 0
-      || wk_array_arg (o[2], "normals", NPY_FLOAT32, 2, any3, FALSE, &a[2]) < 0
-      || wk_array_arg (o[3], "triangles", NPY_UINT32, 2, any3, FALSE, &a[3]) < 0
-      || wk_array_arg (o[4], "texture", NPY_UINT8, 1, any1, FALSE, &a[4]) < 0)
+  TriangleClass c;
+  if (triangle_class_args (o, a, &c) < 0)
     goto done;
-  if (PyArray_DIM (a[0], 0) != PyArray_DIM (a[1], 0)
-      || PyArray_DIM (a[0], 0) != PyArray_DIM (a[2], 0)
-      || PyArray_DIM (a[3], 0) != PyArray_DIM (a[4], 0))
-    {
-      PyErr_SetString (PyExc_ValueError, "positions, uv and normals, triangles and "
-                       "texture must have as many rows");
-      goto done;
-    }
-  in.pos = PyArray_DATA (a[0]);
-  in.uv = PyArray_DATA (a[1]);
-  in.normal = PyArray_DATA (a[2]);
-  in.n = (guint) MIN (PyArray_DIM (a[0], 0), G_MAXINT);
-  in.tri = PyArray_DATA (a[3]);
-  in.tex = PyArray_DATA (a[4]);
-  in.ntri = (guint) MIN (PyArray_DIM (a[3], 0), G_MAXINT);
+  in.pos = c.pos, in.uv = c.uv, in.normal = c.normal, in.n = c.n;
+  in.tri = c.tri, in.tex = c.tex, in.ntri = c.ntri;
   GError *error = NULL;
   GBytes *out;
   Py_BEGIN_ALLOW_THREADS
@@ -100,8 +119,8 @@ done:
   return result;
 }
 
-/* rc2_moby_build(positions f32 (n,3), uv f32 (n,2), normals f32 (n,3),
- * triangles u32 (t,3), texture u8 (t,), class number) -> bytes */
+/* rc2_moby_build(positions, uv, normals, triangles, texture (as
+ * triangle_class_args), class number) -> bytes */
 static PyObject *
 rc2_moby_build (PyObject *module, PyObject *args)
 {
@@ -112,27 +131,11 @@ rc2_moby_build (PyObject *module, PyObject *args)
     return NULL;
   PyArrayObject *a[5] = { NULL };
   PyObject *result = NULL;
-  if (wk_array_arg (o[0], "positions", NPY_FLOAT32, 2, any3, FALSE, &a[0]) < 0
-      || wk_array_arg (o[1], "uv", NPY_FLOAT32, 2, any2, FALSE, &a[1]) < 0
-      || wk_array_arg (o[2], "normals", NPY_FLOAT32, 2, any3, FALSE, &a[2]) < 0
-      || wk_array_arg (o[3], "triangles", NPY_UINT32, 2, any3, FALSE, &a[3]) < 0
-      || wk_array_arg (o[4], "texture", NPY_UINT8, 1, any1, FALSE, &a[4]) < 0)
+  TriangleClass c;
+  if (triangle_class_args (o, a, &c) < 0)
     goto done;
-  if (PyArray_DIM (a[0], 0) != PyArray_DIM (a[1], 0)
-      || PyArray_DIM (a[0], 0) != PyArray_DIM (a[2], 0)
-      || PyArray_DIM (a[3], 0) != PyArray_DIM (a[4], 0))
-    {
-      PyErr_SetString (PyExc_ValueError, "positions, uv and normals, triangles and "
-                       "texture must have as many rows");
-      goto done;
-    }
-  in.pos = PyArray_DATA (a[0]);
-  in.uv = PyArray_DATA (a[1]);
-  in.normal = PyArray_DATA (a[2]);
-  in.n = (guint) MIN (PyArray_DIM (a[0], 0), G_MAXINT);
-  in.tri = PyArray_DATA (a[3]);
-  in.tex = PyArray_DATA (a[4]);
-  in.ntri = (guint) MIN (PyArray_DIM (a[3], 0), G_MAXINT);
+  in.pos = c.pos, in.uv = c.uv, in.normal = c.normal, in.n = c.n;
+  in.tri = c.tri, in.tex = c.tex, in.ntri = c.ntri;
   GError *error = NULL;
   GBytes *out;
   Py_BEGIN_ALLOW_THREADS
