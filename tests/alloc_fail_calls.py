@@ -143,6 +143,13 @@ TIE, SHRUB, MOBY = (RT.sample_class().bytes(), RS.sample_class().bytes(),
 
 # name -> (what it covers, call). Every public name of _core and every
 # method/property of its types is in COVERS (checked by the test).
+# one triangle, as every class / sky writer takes it
+CLS = {"pos": np.eye(3, dtype=np.float32), "uv": np.zeros((3, 2), np.float32),
+       "idx": np.arange(3, dtype=np.uint32), "len": np.array([3], np.uint32),
+       "slot": np.zeros(1, np.uint8), "nrm": np.array([(0, 0, 1)] * 3, np.float32),
+       "tri": np.array([(0, 1, 2)], np.uint32), "rgba": np.zeros((3, 4), np.uint8),
+       "alpha": np.zeros(3, np.int16)}
+
 CALLS = {
     "EngWad": lambda: _core.EngWad(ENG),
     "EngWad.path": lambda: _core.EngWad(os.path.join(TMP, "level.wad")),
@@ -214,6 +221,20 @@ CALLS = {
     "rc2_build_level": lambda: _core.rc2_build_level(
         TFRAGS, [(4, 4, 0, np.zeros((4, 4), np.uint8))], PALS, b"gameplay", 1, 2),
     "rc2_empty_gameplay": lambda: _core.rc2_empty_gameplay(b"tail"),
+    "rc2_new_gameplay": lambda: _core.rc2_new_gameplay(b"tail"),
+    "rc2_tie_build": lambda: _core.rc2_tie_build(
+        CLS["pos"], CLS["uv"], CLS["idx"], CLS["len"], CLS["slot"], 9, (1.0, 2.0, 3.0)),
+    "rc2_shrub_build": lambda: _core.rc2_shrub_build(
+        CLS["pos"], CLS["uv"], CLS["nrm"], CLS["tri"], CLS["slot"], 9, 5.0),
+    "rc2_moby_build": lambda: _core.rc2_moby_build(
+        CLS["pos"], CLS["uv"], CLS["nrm"], CLS["tri"], CLS["slot"], 9),
+    "rc2_sky_build": lambda: _core.rc2_sky_build(
+        b"\1\2\3\4", 1, [(CLS["pos"], CLS["rgba"], CLS["alpha"], CLS["tri"])]),
+    "rc2_build_level_parts": lambda: _core.rc2_build_level(
+        TFRAGS, [(4, 4, 0, np.zeros((4, 4), np.uint8))], PALS, b"gameplay", 1, 2,
+        None, None, {"tie": [(5, b"class", bytes(16), (0,) * 8)],
+                     "shrub": [(6, None, b"\xff" * 16, tuple(range(8)))]},
+        [None, [], [0], []]),
     "eng_colors_to_display": lambda: _core.eng_colors_to_display(GREY[0]),
     "eng_colors_from_display": lambda: _core.eng_colors_from_display(
         np.full((3, 4), 0.25), GREY[0]),
@@ -274,6 +295,7 @@ COVERS = {
                             "EngGeometry.animation_layout", "EngGeometry.counts"],
     "Rc2Level.queries": ["Rc2Level.chunk_headers", "Rc2Level.tfrag_texture_count",
                          "Rc2Level.core_block"],
+    "rc2_build_level_parts": ["rc2_build_level"],
     "Rc2Level.dicts": ["Rc2Level.header", "Rc2Level.extents", "Rc2Level.sections",
                        "Rc2Level.core_header"],
     "EngEdit.queries": ["EngEdit.counts", "EngEdit.tile_model", "EngEdit.tile_colors",

@@ -313,6 +313,15 @@ def test_demo_and_info_count_tiles_alike(tmp_path):
     gltf, _ = G.read_glb((tmp_path / "sample_eng.glb").read_bytes())
     world = next(n for n in gltf["nodes"] if n.get("name") == "world")
     assert len(world["children"]) == c["tiles_with_faces"] < c["tiles"]
+    # the RC2 line: the counts `info` gives for the same file
+    wad = str(tmp_path / "sample_rc2.wad")
+    c = json.loads(run("info", wad, "--json").stdout)["counts"]
+    line = next(x for x in r.stdout.splitlines() if x.startswith(wad + ":"))
+    assert line.endswith(
+        f"{c['triangles']} terrain triangles in {c['patches']} patches, {c['ties']} ties, "
+        f"{c['shrubs']} shrubs, {c['mobys']} mobys, {c['collision_faces']} collision "
+        f"faces, {c['sky_shells']} sky shells"), line
+    assert min(c["ties"], c["shrubs"], c["mobys"], c["collision_faces"], c["sky_shells"]) > 0
 
 
 def test_an_argument_the_api_refuses_is_one_line(write, tmp_path):

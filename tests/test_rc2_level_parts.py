@@ -88,8 +88,14 @@ def test_chunk_header_offsets_checked(write):
 
 
 def test_built_levels_have_an_empty_sky_and_collision():
+    """build_level without a sky or a collision block writes empty ones."""
     from wadkit.samples import _rc2
-    lvl = wadkit.rc2.from_bytes(_rc2.build())
+    rng = np.random.default_rng(5)
+    tex, pals = _rc2._textures(rng)
+    h = _rc2._height(rng)
+    block = wadkit.rc2.build_tfrags([_rc2._patch(h, 0, 0)])
+    lvl = wadkit.rc2.from_bytes(wadkit.rc2.build_level(
+        block, tex, pals, wadkit.rc2.empty_gameplay()))
     assert lvl.sky()["shells"] == [] and lvl.sky()["textures"] == []
     c = lvl.collision()
     assert c["positions"].shape == (0, 3) and c["triangles"].shape == (0, 3)

@@ -263,8 +263,9 @@ def test_rc2_by_hand(rc2_level):
     # last section); gameplay right after it
     data_sectors = -(-(off + size - 2048) // 2048)
     assert struct.unpack_from("<iiii", raw, 0x10) == (1, data_sectors, 0, 0)
-    assert struct.unpack_from("<ii", raw, 0x20) == (1 + data_sectors, 1)
-    assert len(raw) == (2 + data_sectors) * 2048
+    gp_sectors = struct.unpack_from("<ii", raw, 0x20)[1]
+    assert struct.unpack_from("<i", raw, 0x20)[0] == 1 + data_sectors and gp_sectors >= 1
+    assert len(raw) == (1 + data_sectors + gp_sectors) * 2048
     # 0x88 = the WAD-LZ stream's own size field (unaligned at +3)
     assert raw[off:off + 3] == b"WAD"
     assert struct.unpack_from("<i", raw, off + 3)[0] == h["compressed_size"] == size
@@ -272,12 +273,15 @@ def test_rc2_by_hand(rc2_level):
     assert lz.validate(bytes(raw[off:off + size])) == []
     assert h["tfrags"] == 0 < h["occlusion"] < h["sky"] < h["collision"] \
         < h["textures_base"]
-    assert h["gs_ram"] == (3, 0xC0) and h["tfrag_textures"] == (3, 0xC0 + 3 * 16)
+    # 3 terrain palettes, then one per class texture (crate, stone, metal,
+    # grass, leaves)
+    npal = 3 + len(rc2_sample.CLASS_TEXTURES)
+    assert h["gs_ram"] == (npal, 0xC0) and h["tfrag_textures"] == (3, 0xC0 + npal * 16)
     # gs_ram: palette k at k·1024, CLUT order (index bits 3/4 swapped),
     # alpha 0x80 = opaque
     tex, pals = rc2_sample._textures(np.random.default_rng(0 + 0x5243))
     gs = bytes(lvl.gs_ram)
-    assert len(gs) == 3 * 1024
+    assert len(gs) == npal * 1024
     for k in range(3):
         for i in (0, 8, 16, 24, 255):
             j = i ^ 0x18 if ((i >> 4) & 1) != ((i >> 3) & 1) else i
@@ -286,10 +290,12 @@ def test_rc2_by_hand(rc2_level):
     # texture entries: data offset, 64×64, palette field k·4 (gs_ram k·0x400)
     idx = bytes(lvl.core_index)
     for k in range(3):
-        e = struct.unpack_from("<i6h", idx, 0xC0 + 48 + 16 * k)
+        e = struct.unpack_from("<i6h", idx, 0xC0 + npal * 16 + 16 * k)
         assert e == (k * 64 * 64, 64, 64, 0, 4 * k, 0, 0)
         assert np.array_equal(lvl.tfrag_textures[k][..., :3], pals[k][tex[k][0]][..., :3])
-    assert lvl.gameplay == rc2_sample._gameplay()
+    # the tag and the patch grid right after the gameplay header
+    assert lvl.gameplay[0x9C:0x9C + 40] == b"WADKIT-SAMPLE-GAMEPLAY\0\0" + struct.pack(
+        "<4i", rc2_sample.PATCHES, rc2_sample.PATCHES, rc2_sample.QUADS, 0)
 
 
 def test_rc2_build_level_bad_input():

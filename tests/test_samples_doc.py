@@ -40,9 +40,28 @@ def rc2_facts() -> list[str]:
     data = wadkit.samples.rc2_bytes(0)
     lvl = wadkit.rc2.from_bytes(data)
     tris = len(lvl.terrain()["triangles"])
+    coll = lvl.collision()
+    water = int((coll["quad_tag"] == 0x0E).sum())
+    ground = int((coll["tag"] == 0x0F).sum())
+    dome, haze = lvl.sky()["shells"]
     return [f"and 128 triangles per patch, {tris:,} triangles;",
-            f"texels: {len(lvl.core_data):,} bytes, "
+            f"| ties | {len(lvl.tie_classes)} classes:",
+            f"; {len(lvl.ties)} instances on dry ground",
+            f"| shrubs | {len(lvl.shrub_classes)} classes:",
+            f"; {len(lvl.shrubs):,} instances (about half grass)",
+            f"| mobys | {len(lvl.moby_classes)} classes, each one rigid mesh",
+            f"; {len(lvl.mobys)} instances, each at its spot",
+            f"as {ground:,} triangles tagged 0x0f (ground)",
+            f"over each of the {water:,} quads whose ground dips",
+            f"{len(coll['triangles']):,} triangles as read back, in "
+            f"{len(lvl.collision_octants()['offset']):,} octants",
+            f"| sky | {len(lvl.sky()['shells'])} untextured shells:",
+            f"({len(dome['positions'])} vertices as stored, {len(dome['triangles'])} "
+            f"triangles, {len(dome['clusters'])} clusters)",
+            f"({len(haze['positions'])} vertices, {len(haze['triangles'])} triangles)",
+            f"the twelve class meshes: {len(lvl.core_data):,} bytes, "
             f"{lvl.core_header['compressed_size']:,} compressed",
+            f"| gameplay | {len(lvl.gameplay):,} bytes, WAD-LZ",
             f"| size | {len(data):,} bytes ({len(data) // 2048} sectors) |"]
 
 

@@ -1,7 +1,8 @@
 """The Blender half of `make demo` (run with the bpy venv's python, see the
 Makefile): import both sample levels through the add-on's operators, save
 demo.blend, render a preview of each (Cycles, CPU, few samples; Cycles'
-progress goes to OUTDIR/render.log) and export the ENG level back to a WAD.
+progress goes to OUTDIR/render.log) and export both levels back to WADs
+(an unchanged scene must give the imported file's bytes).
 
     python tools/demo_blender.py build/demo
 """
@@ -45,18 +46,26 @@ def main(outdir):
     bpy.ops.wm.save_as_mainfile(filepath=blend)
     print(f"{blend}: the ENG sample level in Blender")
 
-    # RC2: import and preview
+    # RC2: import, export back (unchanged -> identical bytes), preview
     bpy.ops.wm.read_factory_settings(use_empty=True)
     bpy.ops.import_scene.wadkit_rc2(filepath=rc2)
     print(f"{rc2}: imported: {len(bpy.data.objects)} objects")
+    out = os.path.join(outdir, "sample_rc2_export.wad")
+    bpy.ops.export_scene.wadkit_rc2(filepath=out)
+    same_rc2 = filecmp.cmp(rc2, out, shallow=False)
+    print(f"{out}: exported from Blender, "
+          f"{'byte-identical to' if same_rc2 else 'DIFFERENT from'} {rc2}")
     setup_render(os.path.join(outdir, "preview_rc2.png"), 480, 270)
     bpy.context.scene.cycles.samples = 8
-    camera((-30, -30, 60), (64, 64, 0), lens=30)
+    name = os.path.splitext(os.path.basename(rc2))[0]
+    for ob in bpy.data.collections[f"{name} Sky"].objects:
+        ob.visible_shadow = False         # the dome must not shade the sun
+    camera((6, -4, 22), (60, 58, -2), lens=24)   # inside the sky dome
     render(os.path.join(outdir, "preview_rc2.png"), log)
     bpy.ops.wm.save_as_mainfile(filepath=os.path.join(outdir, "demo_rc2.blend"))
     print(f"{os.path.join(outdir, 'demo_rc2.blend')}: the RC2 sample level in Blender")
     sys.stdout.flush()
-    os._exit(0 if same else 1)   # bpy 4.5's exit handlers can deadlock
+    os._exit(0 if same and same_rc2 else 1)   # bpy 4.5's exit handlers can deadlock
 
 
 if __name__ == "__main__":

@@ -6,8 +6,8 @@
 Imports through the operators and renders: the ENG sample level of
 wadkit.samples (textured, vertex colours), the small test level of
 tests/blender/levels.py with its collision collection (ground materials),
-the RC2 sample terrain, a generated whole RC2 level (tests/builders/rc2_world.py:
-ties, shrubs, mobys, sky, collision), and the editing workflow of docs/blender.md on the
+the RC2 sample terrain, the whole RC2 sample level (ties, shrubs, mobys,
+sky, collision), and the editing workflow of docs/blender.md on the
 from-spec terrain level (tests/builders/eng_terrain.py): import, tile
 edits, a collision edit, a new object, and the exported level imported
 again."""
@@ -118,34 +118,34 @@ def main(outdir):
     render(os.path.join(outdir, "blender_eng_collision.png"))
 
     bpy.ops.wm.read_factory_settings(use_empty=True)
-    bpy.ops.import_scene.wadkit_rc2(filepath=samples["rc2"])
+    # the terrain alone (the sample's sky dome would hide it from out here)
+    bpy.ops.import_scene.wadkit_rc2(filepath=samples["rc2"], import_ties=False,
+                                    import_shrubs=False, import_mobys=False,
+                                    import_sky=False, import_collision=False)
     setup_render(os.path.join(outdir, "blender_rc2_terrain.png"))
     camera((-30, -30, 60), (64, 64, 0), lens=30)
     render(os.path.join(outdir, "blender_rc2_terrain.png"))
-    rc2_level(outdir, tmp)
+    rc2_level(outdir, samples["rc2"])
     editing(outdir, tmp)
     sys.stdout.flush()
     os._exit(0)   # bpy 4.5's exit handlers can deadlock (tests/blender/conftest.py)
 
 
-def rc2_level(outdir, tmp):
-    """A generated whole RC2 level (tests/builders/rc2_world.py): terrain,
-    ties, shrubs, mobys, the sky dome around it and the collision as wire."""
-    from builders import rc2_world
-    data, _ = rc2_world.world(patches=196, ties=70, shrubs=700, mobys=90,
-                              collision_side=60, seed=4)
-    path = os.path.join(tmp, "LEVEL9.WAD")
-    open(path, "wb").write(data)
+def rc2_level(outdir, path):
+    """The whole RC2 sample level (wadkit.samples, docs/samples.md):
+    terrain, ties, shrubs, mobys (empties), the sky around it and the
+    collision as wire."""
     bpy.ops.wm.read_factory_settings(use_empty=True)
     bpy.ops.import_scene.wadkit_rc2(filepath=path)
+    name = os.path.splitext(os.path.basename(path))[0]
     out = os.path.join(outdir, "blender_rc2_level.png")
     setup_render(out, 800, 450)
-    for ob in bpy.data.collections["LEVEL9 Sky"].objects:
+    for ob in bpy.data.collections[f"{name} Sky"].objects:
         ob.visible_shadow = False         # the dome must not shade the sun
-    _show_collision("LEVEL9")
-    for ob in bpy.data.collections["LEVEL9 Collision"].objects:
+    _show_collision(name)
+    for ob in bpy.data.collections[f"{name} Collision"].objects:
         ob.location.z += 0.03             # just above the terrain
-    camera((2, 0, 26), (38, 36, 0), lens=22)   # inside the dome
+    camera((6, -4, 22), (60, 58, -2), lens=24)   # inside the dome
     render(out)
 
 
@@ -253,7 +253,8 @@ def editing(outdir, tmp):
 if __name__ == "__main__":
     if sys.argv[2:3] == ["rc2_level"]:        # that picture alone
         blender_addon.register()
-        rc2_level(sys.argv[1], tempfile.mkdtemp())
+        import wadkit.samples
+        rc2_level(sys.argv[1], wadkit.samples.write_samples(tempfile.mkdtemp())["rc2"])
         sys.stdout.flush()
         os._exit(0)
     main(sys.argv[1] if len(sys.argv) > 1 else "docs/img")

@@ -284,11 +284,34 @@ def eng_flat_entry(r: int, g: int, b: int, flags: int = 0, /) -> bytes:
     """One 8-byte ENG flat-colour texture-table entry."""
 def rc2_empty_gameplay(tail: Buffer, /) -> bytes:
     """A gameplay with every block absent, then tail."""
+def rc2_new_gameplay(tail: Buffer, /) -> bytes:
+    """A gameplay with empty settings, class lists and instance blocks."""
 def rc2_build_level(tfrags: Buffer,
                     textures: Sequence[tuple[int, int, int, NDArray[np.uint8]]],
                     palettes: NDArray[np.uint8], gameplay: Buffer, level_id: int,
-                    reverb: int, /) -> bytes:
+                    reverb: int, sky: Buffer | None = ..., collision: Buffer | None = ...,
+                    classes: dict[str, list[tuple[int, Buffer | None, bytes,
+                                                  tuple[int, ...]]]] = ...,
+                    tables: list[list[int] | None] = ..., /) -> bytes:
     """A new RC2 level file (wadkit.rc2.build_level shapes the parts)."""
+def rc2_tie_build(positions: NDArray[np.float32], uv: NDArray[np.float32],
+                  indices: NDArray[np.uint32], strip_len: NDArray[np.uint32],
+                  strip_tex: NDArray[np.uint8], o_class: int,
+                  lod_distances: tuple[float, float, float], /) -> bytes:
+    """A new tie class (wadkit.rc2.build_tie_class)."""
+def rc2_shrub_build(positions: NDArray[np.float32], uv: NDArray[np.float32],
+                    normals: NDArray[np.float32], triangles: NDArray[np.uint32],
+                    texture: NDArray[np.uint8], o_class: int, mip_distance: float,
+                    /) -> bytes:
+    """A new shrub class (wadkit.rc2.build_shrub_class)."""
+def rc2_moby_build(positions: NDArray[np.float32], uv: NDArray[np.float32],
+                   normals: NDArray[np.float32], triangles: NDArray[np.uint32],
+                   texture: NDArray[np.uint8], class_number: int, /) -> bytes:
+    """A new moby class (wadkit.rc2.build_moby_class)."""
+def rc2_sky_build(colour: Buffer, clear_screen: int,
+                  shells: list[tuple[NDArray[np.float32], NDArray[np.uint8],
+                                     NDArray[np.int16], NDArray[np.uint32]]], /) -> bytes:
+    """A sky block of untextured shells (wadkit.rc2.build_sky)."""
 def collision_parse(block: Buffer, base: int = 0) -> dict[str, Any]:
     """A collision block → the deduplicated world mesh and the octants."""
 def collision_build(positions: NDArray[np.float32], tris: NDArray[np.uint32],

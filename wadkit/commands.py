@@ -346,12 +346,15 @@ def _demo_rc2(outdir: str, seed: int) -> None:
         f.write(samples.rc2_bytes(seed))
     lvl = rc2.open(wad)
     glb = os.path.join(outdir, "sample_rc2.glb")
-    s = export.export_level(lvl, glb, "glb")
+    s = export.export_level(lvl, glb, "glb", collision=True, sky=True)
     pngs = export.write_textures(lvl, os.path.join(outdir, "sample_rc2_textures"))
+    c = level_counts(lvl)
     print(f"{wad}: RC2 sample level, {os.path.getsize(wad)} bytes, "
-          f"{s['triangles']} triangles in {s['layers']['terrain']['groups']} patches")
-    print(f"{glb}: glTF (y-up); {len(pngs)} tfrag textures in "
-          f"{os.path.join(outdir, 'sample_rc2_textures')}")
+          f"{c['triangles']} terrain triangles in {c['patches']} patches, "
+          f"{c['ties']} ties, {c['shrubs']} shrubs, {c['mobys']} mobys, "
+          f"{c['collision_faces']} collision faces, {c['sky_shells']} sky shells")
+    print(f"{glb}: glTF (y-up) with collision and sky, {s['triangles']} triangles; "
+          f"{len(pngs)} tfrag textures in {os.path.join(outdir, 'sample_rc2_textures')}")
 
 
 def cmd_demo(args) -> int:

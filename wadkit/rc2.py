@@ -554,21 +554,115 @@ def empty_gameplay(tail: bytes = b"") -> bytes:
     return _core.rc2_empty_gameplay(tail)
 
 
-def build_level(tfrags: bytes, textures, palettes, gameplay: bytes,
-                level_id: int = 0, reverb: int = 0) -> bytes:
-    """Write a level file (C writer; parsed again and both streams decoded
-    before it is returned): a 0x60 header, the data extent (core_index with
-    the core header, gs_ram palette table and tfrag texture table; gs_ram;
-    core_data = the tfrags block, empty occlusion/sky/collision regions and
-    the texels, WAD-LZ) and the gameplay extent (WAD-LZ).
-    textures: [(pixels (H, W) uint8 indices, palette number)];
-    palettes: (n, 256, 4) uint8 RGBA (alpha 255 = opaque), written in the
-    GS's CLUT order with PS2 alpha. docs/samples.md."""
+def new_gameplay(tail: bytes = b"", classes: dict | None = None,
+                 instances: dict | None = None, settings: dict | None = None) -> bytes:
+    """A gameplay for a new level (C: wk_rc2_gameplay_skeleton, then the
+    gameplay writer): the header, tail, then settings, class lists and
+    instance blocks. classes: {kind: class numbers of the core table};
+    instances: {kind: (class_id (n,), matrix (n, 4, 4) for column
+    vectors)} — each record otherwise Wrench's defaults; settings: fields
+    of Level.settings by name. docs/formats/rc2-writers.md, "Gameplay"."""
     import numpy as np
-    tex = []
-    for i, (px, pal) in enumerate(textures):
-        a = np.asarray(px)
-        if a.ndim != 2:
-            raise ValueError(f"texture {i}: pixels of shape {a.shape}, not (H, W)")
-        tex.append((a.shape[1], a.shape[0], int(pal), a))
-    return _core.rc2_build_level(tfrags, tex, palettes, gameplay, level_id, reverb)
+    for what, d in (("classes", classes), ("instances", instances)):
+        bad = set(d or {}) - {"tie", "shrub", "moby"}
+        if bad:
+            raise ValueError(f"{what}: kinds {sorted(bad)} are not tie, shrub or moby")
+    plain = _core.rc2_new_gameplay(tail)
+    ids = {k: np.asarray(v, np.int32) for k, v in (classes or {}).items()}
+    inst = {}
+    for kind, (cls, mat) in (instances or {}).items():
+        cls = np.asarray(cls, np.int32)
+        inst[kind] = (np.full(len(cls), -1, np.int32), cls,
+                      np.asarray(mat, np.float32).reshape(len(cls), 4, 4))
+    vals = [(k, tuple(float(x) for x in (v if isinstance(v, (tuple, list)) else (v,))))
+            for k, v in (settings or {}).items()]
+    out, _ = _core.rc2_gameplay_write(plain, ids, inst, vals)
+    return out
+
+
+def build_tie_class(positions, uv, strips, o_class: int,
+                    lod_distances=(30.0, 60.0, 120.0)) -> bytes:
+    """A tie class (C: csrc/core/rc2/tie_write.c; read back before it is
+    returned): positions (V, 3) in the class's space (game units, Z up),
+    uv (V, 2), strips [(vertex indices, texture slot 0..15)] in GS strip
+    order (triangle k of a strip is (k, k+1, k+2), odd k reversed); all
+    three LODs get the same strips. LimitError names the class."""
+    import numpy as np
+    idx = [np.asarray(i, np.uint32).ravel() for i, _ in strips]
+    return _core.rc2_tie_build(
+        positions, uv, np.concatenate(idx) if idx else np.zeros(0, np.uint32),
+        np.array([len(i) for i in idx], np.uint32),
+        np.array([t for _, t in strips], np.uint8), o_class, tuple(lod_distances))
+
+
+def build_shrub_class(positions, uv, normals, triangles, texture, o_class: int,
+                      mip_distance: float = 60.0) -> bytes:
+    """A shrub class (C: shrub_write.c; read back): triangles (T, 3)
+    counter-clockwise seen from where their vertex normals point, texture
+    (T,) slots 0..15, normals (V, 3) unit vectors."""
+    return _core.rc2_shrub_build(positions, uv, normals, triangles, texture,
+                                 o_class, mip_distance)
+
+
+def build_moby_class(positions, uv, normals, triangles, texture, class_id: int) -> bytes:
+    """A moby class of one rigid mesh (C: moby_write.c; read back):
+    triangles (T, 3) counter-clockwise from the front, texture (T,) slots
+    0..15, normals (V, 3); both LODs the same; no joints, animations or
+    sounds. class_id only names the class in errors."""
+    return _core.rc2_moby_build(positions, uv, normals, triangles, texture, class_id)
+
+
+def build_sky(shells, colour=(0, 0, 0, 0x80), clear_screen: int = 1) -> bytes:
+    """A sky block of untextured shells (C: rc2_sky_write.c; read back):
+    shells [(positions (V, 3) units, |x| < 32; rgba (V, 4) uint8 colour;
+    alpha (V,) int16, 0x80 opaque; triangles (T, 3))]."""
+    return _core.rc2_sky_build(bytes(colour), clear_screen, [tuple(s) for s in shells])
+
+
+def build_level(tfrags: bytes, textures, palettes, gameplay: bytes,
+                level_id: int = 0, reverb: int = 0, sky: bytes | None = None,
+                collision: bytes | None = None, classes: dict | None = None,
+                class_textures: dict | None = None) -> bytes:
+    """Write a level file (C writer; parsed again, both streams decoded
+    and the class and texture tables read before it is returned): a 0x60
+    header, the data extent (core_index with the core header, gs_ram
+    palette table, class tables and texture tables; gs_ram; core_data =
+    the tfrags block, occlusion, sky, collision, the texels and the class
+    data, WAD-LZ) and the gameplay extent (WAD-LZ).
+    textures: the tfrag textures [(pixels (H, W) uint8 indices, palette
+    number)]; palettes: (n, 256, 4) uint8 RGBA (alpha 255 = opaque),
+    written in the GS's CLUT order with PS2 alpha; sky, collision: blocks
+    (build_sky, build_collision; None = empty); classes: {"tie" | "shrub"
+    | "moby": [(class number, class bytes or None, [texture indices into
+    class_textures[kind]])]}; class_textures: {kind: [(pixels, palette)]}.
+    docs/samples.md, docs/formats/rc2-writers.md."""
+    import numpy as np
+    tex: list[tuple] = []
+
+    def take(items, what):
+        first = len(tex)
+        for i, (px, pal) in enumerate(items):
+            a = np.asarray(px)
+            if a.ndim != 2:
+                raise ValueError(f"{what} texture {i}: pixels of shape {a.shape}, not (H, W)")
+            tex.append((a.shape[1], a.shape[0], int(pal), a))
+        return list(range(first, len(tex)))
+    bad = set(class_textures or {}) - {"moby", "tie", "shrub"}
+    if bad:
+        raise ValueError(f"class_textures: kinds {sorted(bad)} are not moby, tie or shrub")
+    tables = [take(textures, "tfrag")]
+    for kind in ("moby", "tie", "shrub"):
+        tables.append(take((class_textures or {}).get(kind, ()), kind))
+    cls: dict[str, list] = {}
+    for kind, items in (classes or {}).items():
+        out = []
+        for c in items:
+            cid, data, slots = c[0], c[1], list(c[2])
+            if len(slots) > 16:
+                raise ValueError(f"{kind} class {cid}: {len(slots)} textures, a class has 16")
+            bb = tuple(c[3]) if len(c) > 3 else (0,) * 8
+            out.append((int(cid), None if data is None else bytes(data),
+                        bytes(slots) + b"\xff" * (16 - len(slots)), bb))
+        cls[kind] = out
+    return _core.rc2_build_level(tfrags, tex, palettes, gameplay, level_id, reverb,
+                                 sky, collision, cls, tables)

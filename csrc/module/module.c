@@ -120,6 +120,8 @@ wk_exec (PyObject *module)
     return -1;
   if (wk_rc2_gameplay_register (module, st) < 0)
     return -1;
+  if (wk_rc2_class_write_register (module, st) < 0)
+    return -1;
   if (wk_rc2_class_mesh_register (module, st) < 0)
     return -1;
   if (wk_warn_register (module, st) < 0 || wk_detect_register (module, st) < 0)

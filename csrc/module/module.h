@@ -78,6 +78,7 @@ int wk_rc2_sky_register (PyObject *module, WkModState *st);
 int wk_rc2_gameplay_register (PyObject *module, WkModState *st);
 int wk_rc2_class_mesh_register (PyObject *module, WkModState *st);
 int wk_rc2_save_register (PyObject *module, WkModState *st);
+int wk_rc2_class_write_register (PyObject *module, WkModState *st);
 
 /* dict[key] = value, stealing value; -1 on failure (value may be NULL, as
  * when the call that made it failed). */

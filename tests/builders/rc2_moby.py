@@ -50,6 +50,8 @@ class MobyClass:
     bsphere: tuple = (0.0, 1.0, 2.0, 3.0)
     joints: int = 0
     format: int = 2             # 2: R&C2 vertex tables; 1: R&C1 ones
+    tex1: tuple = (0xFF92, 4)   # TEX1 data words of a texture record
+    tex_offset_qw: bool = False  # entry +6: the texture unpack's quadword, not 2
 
     def bytes(self) -> bytes:
         return build(self)
@@ -83,7 +85,8 @@ def index_buffer(p: Packet) -> tuple[bytes, list, list]:
     return bytes(idx), secrets, textures
 
 
-def vif_list(p: Packet, at: int) -> tuple[bytes, bool]:
+def vif_list(p: Packet, at: int, tex1=(0xFF92, 4)) -> tuple[bytes, int]:
+    """(the list, the quadword of its texture unpack code; 0: none)."""
     sts = p.st()
     out = vif(0x70 | (1 << 2) | 1, len(sts), ST_ADDR | FLG)
     out += b"".join(struct.pack("<2h", *st) for st in sts)
@@ -94,12 +97,14 @@ def vif_list(p: Packet, at: int) -> tuple[bytes, bool]:
     body[1] = num if textures else 0
     body[2] = (secrets[0] if secrets else 0) & 0xFF
     out += vif(0x60 | (3 << 2) | 2, num, INDEX_ADDR | FLG) + bytes(body)
+    tex_qw = 0
     if textures:
         while (at + len(out)) % 16 != 0xC:
             out += bytes(1)
+        tex_qw = len(out) // 16
         tex = bytearray()
         for t in textures:
-            tex += struct.pack("<iiB7x", 0xFF92, 4, 0x14)
+            tex += struct.pack("<iiB7x", *tex1, 0x14)
             tex += struct.pack("<iiB7x", 0, 0, 0x08)
             tex += struct.pack("<iiB7x", t, 0, 0x06)
             tex += struct.pack("<iiB7x", 0, 0, 0x34)
@@ -107,7 +112,7 @@ def vif_list(p: Packet, at: int) -> tuple[bytes, bool]:
             tex[16 * i + 0xC] = s & 0xFF
         out += vif(0x60 | (3 << 2) | 0, 4 * len(textures), (INDEX_ADDR + num) | FLG)
         out += bytes(tex)
-    return _pad(out, 16, at), bool(textures)
+    return _pad(out, 16, at), tex_qw
 
 
 def vertex_table(p: Packet, fmt: int) -> tuple[bytes, int]:
@@ -150,13 +155,14 @@ def build(c: MobyClass) -> bytes:
     for i, p in enumerate(packets):
         out = _pad(out, 16)
         vl_at = len(out)
-        vl, tex = vif_list(p, vl_at)
+        vl, tex_qw = vif_list(p, vl_at, c.tex1)
+        tex = (tex_qw if c.tex_offset_qw else 2) if tex_qw else 0
         out += vl
         vt_at = len(out)
         vt, tvc = vertex_table(p, c.format)
         out += vt
         struct.pack_into("<IHHIBBBB", out, table + 16 * i, vl_at, len(vl) // 16,
-                         2 if tex else 0, vt_at, len(vt) // 16, (0xF + tvc * 6) // 16,
+                         tex, vt_at, len(vt) // 16, (0xF + tvc * 6) // 16,
                          (3 + tvc) // 4, tvc)
     struct.pack_into("<i4BBBBB", out, 0, table, len(c.high), len(c.low), 0,
                      len(packets), c.joints, 0, 0, 0 if c.format == 2 else 1)

@@ -63,6 +63,10 @@ class ShrubClass:
     billboard: bool = False
     stop_at: int = 4              # the stop bit: this many from the end
     nreg: int = 3
+    mode_bits: int = 3
+    instance_count: int = 5
+    tex1: tuple = (0xFF92, 4)     # TEX1 data words of a texture record
+    mip_distance: float = 60.0
 
     def bytes(self) -> bytes:
         return build(self)
@@ -71,13 +75,14 @@ class ShrubClass:
         return expected(self)
 
 
-def packet_bytes(prims: list, stop_at: int = 4, nreg: int = 3) -> bytes:
+def packet_bytes(prims: list, stop_at: int = 4, nreg: int = 3,
+                 tex1: tuple = (0xFF92, 4)) -> bytes:
     tags, texs, p1, p2 = [], [], [], []
     ofs = 0
     for kind, arg in prims:
         if kind == "texture":
             t = arg
-            texs.append(struct.pack("<iiB3xi", 0xFF92, 4, 0x14, ofs)
+            texs.append(struct.pack("<iiB3xi", *tex1, 0x14, ofs)
                         + struct.pack("<iiB7x", 0, 0, 0x08)
                         + struct.pack("<iiB7x", t, 0, 0x34)
                         + struct.pack("<iiB7x", t, 0, 0x06))
@@ -114,7 +119,7 @@ def build(c: ShrubClass) -> bytes:
     out = bytearray(HEADER + 8 * len(c.packets))
     for i, prims in enumerate(c.packets):
         out += bytes(-len(out) % 16)
-        pk = packet_bytes(prims, c.stop_at, c.nreg)
+        pk = packet_bytes(prims, c.stop_at, c.nreg, c.tex1)
         struct.pack_into("<ii", out, HEADER + 8 * i, len(out), len(pk))
         out += pk
     billboard = 0
@@ -125,7 +130,8 @@ def build(c: ShrubClass) -> bytes:
     out += bytes(-len(out) % 16)
     normals = len(out)
     out += b"".join(struct.pack("<4h", *n, 0) for n in c.normals)
-    struct.pack_into("<4ffHhii", out, 0, *c.bsphere, 60.0, 3, 5, 0, billboard)
+    struct.pack_into("<4ffHhii", out, 0, *c.bsphere, c.mip_distance, c.mode_bits,
+                     c.instance_count, 0, billboard)
     struct.pack_into("<fhhhhi", out, 0x20, c.scale, c.o_class, 0, len(c.packets), 0,
                      normals)
     return bytes(out)

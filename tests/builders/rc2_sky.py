@@ -1,7 +1,8 @@
 """RC2 sky blocks from the spec (docs/formats/rc2-collision-sky.md, "Sky"), plain Python
 + struct. Independent of wadkit's C reader.
 
-A shell is (textured, clusters); a cluster is (vertices, st, faces):
+A shell is (textured, clusters); a cluster is (vertices, st, faces) or
+(vertices, st, faces, bounding sphere) (else the block's `bsphere`):
 vertices (x, y, z, alpha) s16; st one 4-byte record per vertex, given as
 (s, t) s16 pairs or as 4-tuples of bytes (the RGBA reading); faces
 (i0, i1, i2, texture) with texture 0xFF = none.
@@ -68,10 +69,11 @@ def block(shells, textures=(), colour=(10, 20, 30, 0x80), clear_screen=1,
         out += struct.pack("<ii8x", len(clusters), 0 if textured else 1)
         heads = len(out)
         out += bytes(0x20 * len(clusters))
-        for k, (verts, st, faces) in enumerate(clusters):
+        for k, (verts, st, faces, *sphere) in enumerate(clusters):
             pad(out, 16)
             d, v_at, st_at, tri_at = cluster_data(verts, st, faces)
-            struct.pack_into("<4fihhhhhh", out, heads + 0x20 * k, *bsphere, len(out),
+            struct.pack_into("<4fihhhhhh", out, heads + 0x20 * k,
+                             *(sphere[0] if sphere else bsphere), len(out),
                              len(verts), len(faces), v_at, st_at, tri_at, len(d))
             out += d
     struct.pack_into("<4Bhhhhhhiiii", out, 0, *colour, clear_screen, len(shells), 0,

@@ -124,6 +124,7 @@ class TieClass:
     bsphere: tuple = (1.0, 2.0, 3.0, 40.0)
     dists: tuple = (10.0, 50.0, 200.0)
     q: int = Q_ONE
+    mip_distance: float = 100.0
 
     def bytes(self) -> bytes:
         return build(self)
@@ -153,7 +154,7 @@ def build(c: TieClass) -> bytes:
             out += body
     struct.pack_into("<3i3BB3fi", out, 0, *tables, *counts, c.textures,
                      *c.dists, HEADER)
-    struct.pack_into("<f2hf", out, 0x40, c.scale, c.o_class, 0, 100.0)
+    struct.pack_into("<f2hf", out, 0x40, c.scale, c.o_class, 0, c.mip_distance)
     struct.pack_into("<4f", out, 0x50, *c.bsphere)
     for i, lod in enumerate(c.lods):
         strips = [s for p in lod for s in p.strips]

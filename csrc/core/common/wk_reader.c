@@ -118,3 +118,34 @@ wk_put_bytes (GByteArray *out, const guint8 *data, gsize n)
     g_error ("wk_put_bytes: %" G_GSIZE_FORMAT " bytes at once", n);
   g_byte_array_append (out, data, (guint) n);
 }
+
+void
+wk_put_pad (GByteArray *out, gsize align)
+{
+  while (out->len % align)
+    wk_put_u8 (out, 0);
+}
+
+void
+wk_set_u16 (GByteArray *out, gsize at, guint16 v)
+{
+  g_assert (at + 2 <= out->len);
+  v = GUINT16_TO_LE (v);
+  memcpy (out->data + at, &v, 2);
+}
+
+void
+wk_set_u32 (GByteArray *out, gsize at, guint32 v)
+{
+  g_assert (at + 4 <= out->len);
+  v = GUINT32_TO_LE (v);
+  memcpy (out->data + at, &v, 4);
+}
+
+void
+wk_set_f32 (GByteArray *out, gsize at, gfloat f)
+{
+  guint32 u;
+  memcpy (&u, &f, 4);
+  wk_set_u32 (out, at, u);
+}

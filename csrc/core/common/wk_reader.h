@@ -68,5 +68,12 @@ void wk_put_u16 (GByteArray *out, guint16 v);
 void wk_put_u32 (GByteArray *out, guint32 v);
 void wk_put_f32 (GByteArray *out, gfloat v);
 void wk_put_bytes (GByteArray *out, const guint8 *data, gsize n);
+/* Zeros until out->len is a multiple of align. */
+void wk_put_pad (GByteArray *out, gsize align);
+
+/* Little-endian stores over bytes already in out (at + size <= out->len). */
+void wk_set_u16 (GByteArray *out, gsize at, guint16 v);
+void wk_set_u32 (GByteArray *out, gsize at, guint32 v);
+void wk_set_f32 (GByteArray *out, gsize at, gfloat v);
 
 G_END_DECLS

@@ -3,15 +3,10 @@
 #include "../common/wk_reader.h"
 #include "rc2_level.h"
 
-typedef struct {
-  const char *name;
-  guint table;       /* {count, offset} of the class table in the header */
-  guint textures;    /* {count, offset} of the kind's texture table */
-  guint entry;       /* bytes per entry */
-} TableDef;
+typedef WkRc2ClassTableDef TableDef;
 
 /* In WkRc2Kind order: tie, shrub, moby. */
-static const TableDef defs[WK_RC2_KINDS] = {
+const WkRc2ClassTableDef wk_rc2_class_table_defs[WK_RC2_KINDS] = {
   { "tie", 0x20, 0x40, 0x20 },
   { "shrub", 0x28, 0x48, 0x30 },
   { "moby", 0x18, 0x38, 0x20 },
@@ -49,7 +44,7 @@ static gboolean
 read_table (WkRc2Classes *c, int kind, const guint8 *index, gsize size,
             gint64 base, GError **error)
 {
-  const TableDef *d = &defs[kind];
+  const TableDef *d = &wk_rc2_class_table_defs[kind];
   gint32 count = word (index, d->table), offset = word (index, d->table + 4);
   gint32 tex_count = word (index, d->textures);
   gint32 dsize = word (index, WK_RC2_DECOMPRESSED_SIZE);
@@ -86,7 +81,7 @@ read_table (WkRc2Classes *c, int kind, const guint8 *index, gsize size,
       memcpy (e->textures, p + 16, 16);
       if (d->entry == 0x30)
         for (int b = 0; b < 8; b++)
-          e->billboard[b] = wk_les16 (p + 32 + 2 * b);
+          e->billboard[b] = wk_les16 (p + WK_RC2_CLASS_ENTRY_BILLBOARD + 2 * b);
       if (e->offset != 0 && (e->offset < 0 || e->offset >= dsize))
         {
           wk_set_error (error, WK_ERROR_FORMAT, at, "class %u (number %d): data "
@@ -197,7 +192,7 @@ wk_rc2_classes_parse (const guint8 *index, gsize size, gint64 base, GError **err
   for (int k = 0; k < WK_RC2_KINDS; k++)
     if (!read_table (c, k, index, size, base, error))
       {
-        wk_error_prefix (error, "RC2 core %s classes", defs[k].name);
+        wk_error_prefix (error, "RC2 core %s classes", wk_rc2_class_table_defs[k].name);
         return NULL;
       }
   g_autoptr (GArray) b = boundaries (c, index, size, base, error);

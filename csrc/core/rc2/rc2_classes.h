@@ -15,6 +15,18 @@
 
 G_BEGIN_DECLS
 
+/* Where a kind's tables sit: {count, offset} of the class table (moby
+ * 0x18, tie 0x20, shrub 0x28) and of its texture table in the core
+ * header, and the entry size (0x20; shrubs 0x30). WkRc2Kind order. */
+typedef struct {
+  const char *name;
+  guint table;
+  guint textures;
+  guint entry;
+} WkRc2ClassTableDef;
+extern const WkRc2ClassTableDef wk_rc2_class_table_defs[WK_RC2_KINDS];
+#define WK_RC2_CLASS_ENTRY_BILLBOARD 0x20u /* shrubs: 8 s16 of billboard info */
+
 typedef struct {
   gint32 id;            /* the class number (o_class) */
   gint32 offset;        /* into the decompressed core_data; 0 = none */

@@ -84,13 +84,6 @@ pad_to (GByteArray *o, gsize start, gsize align)
 }
 
 static void
-put_at32 (GByteArray *o, gsize at, guint32 v)
-{
-  guint32 le = GUINT32_TO_LE (v);
-  memcpy (o->data + at, &le, 4);
-}
-
-static void
 put_node (GByteArray *o, const WkCollNode *n, gsize entry)
 {
   wk_put_u16 (o, (guint16) (gint16) n->coord);
@@ -170,7 +163,7 @@ wk_rc2_collision_build_octants (const WkRc2Collision *c, const guint8 *hero,
           if (x->offset == 0)
             continue;
           pad_to (o, m, 4);
-          put_at32 (o, y_at[zi] + 4 + 4 * yi, (guint32) (o->len - m));
+          wk_set_u32 (o, y_at[zi] + 4 + 4 * yi, (guint32) (o->len - m));
           x_at[xk] = o->len;
           put_node (o, x, 4);
         }
@@ -207,7 +200,7 @@ wk_rc2_collision_build_octants (const WkRc2Collision *c, const guint8 *hero,
                 LIMIT ("octant (%d, %d, %d) lands at mesh offset 0x%" G_GSIZE_MODIFIER
                        "x, beyond the 16 MiB an X entry reaches", t->x, t->y,
                        t->z, at);
-              put_at32 (o, x_at[xk] + 4 + 4 * xi,
+              wk_set_u32 (o, x_at[xk] + 4 + 4 * xi,
                         (guint32) (at << 8) | (guint32) ((bytes + 15) / 16));
               wk_put_u16 (o, (guint16) t->n_faces);
               wk_put_u8 (o, (guint8) t->n_vertices);
@@ -236,7 +229,7 @@ wk_rc2_collision_build_octants (const WkRc2Collision *c, const guint8 *hero,
   if (hero_size)
     {
       pad_to (o, 0, 0x40);
-      put_at32 (o, 4, o->len);
+      wk_set_u32 (o, 4, o->len);
       wk_put_bytes (o, hero, hero_size);
     }
   GBytes *out = g_byte_array_free_to_bytes (g_steal_pointer (&o));

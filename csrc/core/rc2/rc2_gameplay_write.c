@@ -588,3 +588,39 @@ wk_rc2_gameplay_empty (const guint8 *tail, gsize size)
     memcpy (out + WK_RC2_GAMEPLAY_HEADER, tail, size);
   return g_bytes_new_take (out, WK_RC2_GAMEPLAY_HEADER + size);
 }
+
+GBytes *
+wk_rc2_gameplay_skeleton (const guint8 *tail, gsize size)
+{
+  /* {slot, bytes of the empty block}: the decoded settings (fields, one
+   * chunk-plane record, core sound count), then per kind in Wrench's
+   * order (moby, tie, shrub) a class list (its count) and an instance
+   * block (its 16-byte header) */
+  guint slot[7], bytes[7], n = 0;
+  slot[n] = SLOT_SETTINGS;
+  bytes[n++] = WK_RC2_SETTINGS_FIRST + WK_RC2_CHUNK_PLANE + 4;
+  static const WkRc2Kind order[] = { WK_RC2_MOBY, WK_RC2_TIE, WK_RC2_SHRUB };
+  for (guint k = 0; k < G_N_ELEMENTS (order); k++)
+    {
+      slot[n] = wk_rc2_instance_layouts[order[k]].class_slot;
+      bytes[n++] = 4;
+      slot[n] = wk_rc2_instance_layouts[order[k]].instance_slot;
+      bytes[n++] = 16;
+    }
+  GByteArray *out = g_byte_array_new ();
+  g_byte_array_set_size (out, WK_RC2_GAMEPLAY_HEADER);
+  memset (out->data, 0, out->len);
+  g_byte_array_append (out, tail, (guint) size);
+  for (guint i = 0; i < n; i++)
+    {
+      while (out->len % 16)
+        g_byte_array_append (out, (const guint8 *) "\0", 1);
+      put32 (out->data + slot[i], out->len);
+      guint at = out->len;
+      g_byte_array_set_size (out, at + bytes[i]);
+      memset (out->data + at, 0, bytes[i]);
+    }
+  while (out->len % 16)
+    g_byte_array_append (out, (const guint8 *) "\0", 1);
+  return g_byte_array_free_to_bytes (out);
+}

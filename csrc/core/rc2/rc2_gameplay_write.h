@@ -58,4 +58,12 @@ GBytes *wk_rc2_gameplay_write (const WkRc2Gameplay *gp, const WkRc2GameplayEdit 
  * then `tail` (bytes no block points at). */
 GBytes *wk_rc2_gameplay_empty (const guint8 *tail, gsize size);
 
+/* A gameplay for a new level: the header, `tail` (bytes no block points
+ * at), then the blocks a sample fills through wk_rc2_gameplay_write, each
+ * 16-aligned in Wrench's order and empty: settings (all zero, one
+ * terminator chunk-plane record, no core sounds), the moby class list and
+ * instances, the tie class list and instances, the shrub class list and
+ * instances (counts 0). docs/formats/rc2-writers.md, "Gameplay". */
+GBytes *wk_rc2_gameplay_skeleton (const guint8 *tail, gsize size);
+
 G_END_DECLS

@@ -65,4 +65,30 @@ typedef struct {
 
 void wk_rc2_sky_fill (const WkRc2Sky *s, guint shell, const WkSkyShellOut *out);
 
+/* ---- writer (rc2_sky_write.c) -------------------------------------------- */
+
+/* One untextured shell to write: n vertices at positions (units, |x| <
+ * 32: s16 / 1024), each with its 4-byte ST record given as the colour
+ * bytes RGBA (noclip's reading of untextured shells, docs/formats/rc2-collision-sky.md
+ * "Sky") and a vertex alpha (0x80 = opaque); triangles over them,
+ * counter-clockwise seen from inside the shell as the reader returns
+ * them (stored reversed). */
+typedef struct {
+  const gfloat *pos;      /* n × 3 */
+  const guint8 *rgba;     /* n × 4 */
+  const gint16 *alpha;    /* n */
+  guint n;
+  const guint32 *tri;     /* ntri × 3 */
+  guint ntri;
+} WkSkyShellNew;
+
+#define WK_SKY_CLUSTER_VERTICES 128u /* [assumed] a cluster's vertex budget */
+
+/* A sky block of untextured shells (no textures, fx or sprites), each
+ * cut into clusters of at most WK_SKY_CLUSTER_VERTICES vertices; read
+ * back with wk_rc2_sky_parse before it is returned. LimitError naming
+ * the shell for what the format cannot hold. */
+GBytes *wk_rc2_sky_build (const guint8 colour[4], gint clear_screen,
+                          const WkSkyShellNew *shells, guint n_shells, GError **error);
+
 G_END_DECLS
