@@ -10,7 +10,8 @@ visible object shows is not evaluated, and its change is reported only
 once it is shown again; such meshes are never trusted here.
 
 An import records, per mesh it made, its element counts and positions
-(an Imported session). The export trusts a mesh as unchanged when all of
+(an Imported session; the RC2 export instead records the terrain and
+collision meshes each export found to be the base level's, for the next). The export trusts a mesh as unchanged when all of
 this holds: the session is of this level collection and of the base file
 as it is on disk, the handler ran all along, Blender has not reported the
 mesh since the import, an object of the level that shows it is visible,
@@ -103,8 +104,8 @@ def stands_for(material) -> tuple:
 
 
 def record_one(ob, props) -> MeshRecord:
-    """The record of one mesh as the import made it (ob's; props: a list
-    of ints, what unchanged_one() compares)."""
+    """The record of the mesh of ob as it is now (props: a list of ints,
+    what unchanged_one() compares)."""
     me = ob.data
     pos = np.empty(len(me.vertices) * 3, np.float32)
     if FAST:
@@ -123,16 +124,16 @@ def unchanged_one(rec: MeshRecord | None, ob, props) -> bool:
 
 
 class Imported:
-    """What one import made: tiles (ENG tile meshes; RC2: the terrain
-    mesh), collision meshes, the materials whose custom properties the
-    export reads (ENG)."""
+    """What one import made (RC2: what the last export found unchanged):
+    tiles (ENG tile meshes; RC2: the terrain mesh), collision meshes, the
+    materials whose custom properties the export reads (ENG)."""
 
     def __init__(self, source: str, tiles: MeshRecord | None, collision: MeshRecord | None,
                  materials):
         self.key = _file_key(source)
         self.tiles, self.collision = tiles, collision
         self.materials = {m.as_pointer(): stands_for(m) for m in materials}
-        self.extra: dict = {}       # what an exporter keeps of the import (RC2: "terrain")
+        self.extra: dict = {}       # what an export keeps for the next (RC2: "terrain")
 
 
 def remember(context, root, imported: Imported) -> None:

@@ -225,6 +225,26 @@ def _blame(message: str, inst: Instances, scan: _Scan) -> str:
     return message
 
 
+def _remember(context, root, base, session, seen: dict) -> None:
+    """Record for the next export (edit_track) the terrain and collision
+    meshes this one found to be the base level's (the compare said so, or
+    the session vouched for them), and the terrain compare's baseline. A
+    mesh found changed is not recorded: the next export reads it again."""
+    recs = {}
+    for kind, old in (("terrain", session.tiles if session else None),
+                      ("collision", session.collision if session else None)):
+        how = seen.get(kind)
+        recs[kind] = (None if how is None else old if how[0] == "trusted"
+                      else edit_track.record_one(how[1], how[2]))
+    new = edit_track.Imported(base, recs["terrain"], recs["collision"], ())
+    baseline = seen.get("terrain_baseline")
+    if baseline is None and session is not None:
+        baseline = session.extra.get("terrain")
+    if baseline is not None:
+        new.extra["terrain"] = baseline
+    edit_track.remember(context, root, new)
+
+
 def export_rc2(context, filepath: str, base_path: str | None = None):
     """Write the scene's RC2 level to filepath. Returns (how, notes):
     notes name every object that is not written."""
@@ -238,7 +258,7 @@ def export_rc2(context, filepath: str, base_path: str | None = None):
     lvl = wadkit.rc2.open(base)
     ed = lvl.edit()
     session = edit_track.session_for(root, base)
-    notes, changed = [], []
+    notes, changed, seen = [], [], {}
     scan = _Scan(root, notes)
     parts = _imported_parts(root)
     inst = Instances(lvl, ed, notes, [_PART_KIND[p] for p in parts if p in _PART_KIND])
@@ -248,11 +268,12 @@ def export_rc2(context, filepath: str, base_path: str | None = None):
         if root.get(PROP_LOD, 0) != 0:
             notes.append(f"{scan.terrain.name}: imported at LOD {root[PROP_LOD]}; "
                          "only LOD 0 terrain is written back (not written)")
-        elif terrain_edit(lvl, ed, scan.terrain, notes, session):
+        elif terrain_edit(lvl, ed, scan.terrain, notes, session, seen):
             changed.append("terrain")
     if scan.collision is not None and collision_edit(lvl, ed, scan.collision, notes,
-                                                     session):
+                                                     session, seen):
         changed.append("collision")
+    _remember(context, root, base, session, seen)
     new_settings = _settings(lvl, root, notes)
     try:
         if new_settings:

@@ -89,15 +89,19 @@ def read(ob) -> dict:
             "stored": _face_int(me, ATTR_TAG, nf)}
 
 
-def collision(lvl, ed, ob, notes, session=None) -> bool:
+def collision(lvl, ed, ob, notes, session=None, seen=None) -> bool:
     """The collision edits of object ob into ed; True when it changed.
     session: the level's edit_track.Imported (or None): a mesh it vouches
-    for is the import's, which is the base level's collision, and is not
-    read."""
-    if session is not None and session.collision is not None:
-        props = tracked_props(ob)
-        if props is not None and edit_track.unchanged_one(session.collision, ob, props):
-            return False
+    for is the one an earlier export found to be the base level's
+    collision, and is not read. seen (a dict) gets "collision" ->
+    ("trusted",) or ("same", ob, tracked_props(ob)) when the compare found
+    it unchanged (export_rc2 records it)."""
+    seen = {} if seen is None else seen
+    props = tracked_props(ob)
+    if session is not None and session.collision is not None and props is not None \
+            and edit_track.unchanged_one(session.collision, ob, props):
+        seen["collision"] = ("trusted",)
+        return False
     r = read(ob)
     no_mat = r["tag"] < 0
     if no_mat.any():
@@ -112,6 +116,8 @@ def collision(lvl, ed, ob, notes, session=None) -> bool:
     if len(r["co"]) == len(pos0) and np.array_equal(r["sizes"], sizes0) \
             and np.array_equal(r["corners"], corners0) and np.array_equal(r["tag"], tags0) \
             and np.abs(r["co"] - pos0).max(initial=0) <= POS_EPS:
+        if props is not None:
+            seen["collision"] = ("same", ob, props)
         return False
     if no_mat.any():
         notes.append(f"{ob.name}: {int(no_mat.sum())} faces have a material that is no "

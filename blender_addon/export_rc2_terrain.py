@@ -126,9 +126,10 @@ def _masks(t, keep, r, base=None) -> dict:
     """Row by row, what the compare of a mesh with the imported topology
     makes of it: "pos" (V,) and "uv" (T,) the rows within the tolerance of
     the base level's (they keep its bits), "col" (T,) the triangles whose
-    colours moved (they are converted). base: baseline() of the import;
-    the rows bit for bit as the import's read are not compared again (a
-    row's answer depends on it and on the base level's row alone)."""
+    colours moved (they are converted). base: an earlier export's masks
+    with the arrays it read ("pos_read", "uv_read", "col_read": its
+    baseline); the rows bit for bit as read then are not compared again
+    (a row's answer depends on it and on the base level's row alone)."""
     out = {}
     old_uv, old_col = t["uv"][keep], t["color"][keep]
     for key, new, old, eps in (
@@ -152,50 +153,45 @@ def _masks(t, keep, r, base=None) -> dict:
     return out
 
 
-def baseline(t, ob) -> dict | None:
-    """What the compare makes of the terrain mesh ob as the import made it
-    from terrain t (LOD 0): _masks() and the arrays read, kept with the
-    import's edit_track session so that an export after an edit compares
-    only the rows that changed. None when the mesh is not t's topology."""
-    tri = t["triangles"]
-    keep = drop_degenerate(tri)
-    r = _read(ob)
-    if not _same_topology(r, tri[keep], len(t["positions"])):
-        return None
-    out = _masks(t, keep, r)
-    out.update(pos_read=r["co"], uv_read=r["uv"].reshape(-1, 3, 2),
-               col_read=r["color_linear"].reshape(-1, 3, 4))
-    return out
-
-
 def _same_topology(r, tri_kept, n_positions) -> bool:
     return (len(r["co"]) == n_positions and len(r["sizes"]) == len(tri_kept)
             and bool((r["sizes"] == 3).all())
             and np.array_equal(r["loops"], tri_kept.reshape(-1).astype(np.int32)))
 
 
-def terrain(lvl, ed, ob, notes, session=None) -> bool:
+def terrain(lvl, ed, ob, notes, session=None, seen=None) -> bool:
     """Terrain edits into ed; True when something changed. session: the
     level's edit_track.Imported (or None): a mesh it vouches for (and
-    whose slots name textures of the level) is as imported, which is the
-    base level's terrain, and is not read."""
-    if session is not None and session.tiles is not None:
-        props = tracked_props(ob)
-        if props is not None and max(props[5:]) < lvl._tfrag_texture_count() \
-                and edit_track.unchanged_one(session.tiles, ob, props):
-            return False
+    whose slots name textures of the level) is the one an earlier export
+    found to be the base level's terrain, and is not read; its "terrain"
+    baseline() spares the compare of the rows as they were then. seen (a
+    dict) gets what export_rc2 records for the next export: "terrain" ->
+    ("trusted",) or ("same", ob, tracked_props(ob)) when the compare
+    found the mesh unchanged, "terrain_baseline" -> this compare's
+    baseline."""
+    seen = {} if seen is None else seen
+    count = lvl._tfrag_texture_count()
+    props = tracked_props(ob)
+    if props is not None and max(props[5:]) >= count:
+        props = None
+    if session is not None and session.tiles is not None and props is not None \
+            and edit_track.unchanged_one(session.tiles, ob, props):
+        seen["terrain"] = ("trusted",)
+        return False
     t = lvl.terrain(0)
     tri = t["triangles"]
     keep = drop_degenerate(tri)
     r = _read(ob)
     lin = r["color_linear"].reshape(-1, 3, 4)
-    bad = (r["texture"] < 0) | (r["texture"] >= lvl._tfrag_texture_count())
+    bad = (r["texture"] < 0) | (r["texture"] >= count)
     if bad.any():
         raise ExportError(f"{ob.name}: {int(bad.sum())} faces have no tfrag texture "
                           f"(a material named '... tfrag NNN' or the {ATTR_TEXTURE} "
                           "attribute)")
     if _same_topology(r, tri[keep], len(t["positions"])):
         m = _masks(t, keep, r, session.extra.get("terrain") if session is not None else None)
+        m.update(pos_read=r["co"], uv_read=r["uv"].reshape(-1, 3, 2), col_read=lin)
+        seen["terrain_baseline"] = m
         pos = _pick(m["pos"], r["co"], t["positions"])
         uv, col, tex = t["uv"].copy(), t["color"].copy(), t["texture"].copy()
         uv[keep] = _pick(m["uv"], r["uv"].reshape(-1, 3, 2), t["uv"][keep])
@@ -206,6 +202,8 @@ def terrain(lvl, ed, ob, notes, session=None) -> bool:
         tex[keep] = r["texture"]
         if all(np.array_equal(a, b) for a, b in ((pos, t["positions"]), (uv, t["uv"]),
                                                  (col, t["color"]), (tex, t["texture"]))):
+            if props is not None:
+                seen["terrain"] = ("same", ob, props)
             return False
         ed.set_terrain(pos, uv, col, tex)
         return True

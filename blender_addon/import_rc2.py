@@ -152,7 +152,6 @@ class _Importer:
         self.name = name or (os.path.splitext(os.path.basename(path))[0] if path else "rc2")
         self.mats: dict = {}
         self.terrain = None
-        self.tracked: dict = {}      # "terrain" / "collision" -> the object (edit_track)
         self.classes = None          # the Classes collection (collection instances)
         self.instancing = instancing
 
@@ -198,32 +197,7 @@ class _Importer:
             lc = _layer_collection(self.context.view_layer.layer_collection, self.classes)
             if lc is not None:
                 lc.exclude = True
-        self._track(root)
         return root
-
-    def _track(self, root) -> None:
-        """Record the terrain and collision meshes as made for the export
-        (edit_track: it reads them again only when Blender reported an edit).
-        A terrain without vertex colours is not recorded: its export reads
-        the mesh's (missing) colours against the level's."""
-        # the export modules import this one: imported here
-        from . import edit_track
-        from .export_rc2_collision import tracked_props as collision_props
-        from .export_rc2_terrain import baseline, tracked_props as terrain_props
-        if not self.path or not edit_track.tracking():
-            return
-        self.context.view_layer.update()
-        rec = {}
-        for kind, props_of in (("terrain", terrain_props), ("collision", collision_props)):
-            ob = self.tracked.get(kind)
-            props = props_of(ob) if ob is not None else None
-            if props is not None and (kind != "terrain" or self.vertex_colors):
-                rec[kind] = edit_track.record_one(ob, props)
-        imp = edit_track.Imported(self.path, rec.get("terrain"), rec.get("collision"), ())
-        t = self.tracked.get("terrain")
-        if t is not None and self.lod == 0:
-            imp.extra["terrain"] = baseline(self.terrain, t)
-        edit_track.remember(self.context, root, imp)
 
     def _settings_props(self, root) -> None:
         """Fog and background colours (s32 r, g, b) and the death height
@@ -299,8 +273,7 @@ class _Importer:
 
     def _terrain(self, sub) -> None:
         self.terrain = self.lvl.terrain(lod=self.lod)
-        self.tracked["terrain"] = self._tfrag_mesh(f"{self.name} terrain", self.terrain,
-                                                   "terrain", sub)
+        self._tfrag_mesh(f"{self.name} terrain", self.terrain, "terrain", sub)
         for ch in self._chunks():
             if ch.has_terrain:
                 self._tfrag_mesh(f"{self.name} chunk{ch.index} terrain",
@@ -491,10 +464,7 @@ class _Importer:
         mats, slots = self._slots(tags, self._tag_material)
         me = build_mesh(label, pos, corners, material_index=slots,
                         face_int={ATTR_TAG: tags}, face_sizes=sizes)
-        ob = self._object(label, me, mats, kind, sub, chunk)
-        ob.hide_render = True
-        if kind == "collision":
-            self.tracked[kind] = ob
+        self._object(label, me, mats, kind, sub, chunk).hide_render = True
 
     def _tag_material(self, tag: int):
         key = ("tag", tag)

@@ -1,12 +1,14 @@
 """The RC2 export reads the terrain and collision meshes again only when
-Blender reported them changed since the import (blender_addon/edit_track.py,
-docs/blender-rc2.md "Speed"). These tests hold it to that: an unchanged
-level reads neither; every kind of Python edit of either mesh, and every
+Blender reported them changed since an earlier export found them to be the
+base level's (blender_addon/edit_track.py, docs/blender-rc2.md "Speed").
+These tests hold it to that: the first export after an import reads both,
+the next ones neither; every kind of Python edit of either mesh, and every
 change that tags no mesh (a material renamed or its tag edited, the object
 moved) reaches the written level; what the depsgraph cannot see (a hidden
-object, a base file changed on disk, the handler off) is read whole; an
-instance planned without a look at each object is still named in an
-error about it."""
+object, a base file changed on disk, the handler off) is read whole; the
+terrain compared only where it differs from the last compare's read writes
+what the whole compare writes; an instance planned without a look at each
+object is still named in an error about it."""
 from __future__ import annotations
 
 import os
@@ -42,8 +44,8 @@ READS = {"terrain": 0, "collision": 0}
 @pytest.fixture
 def reads(monkeypatch):
     """How many times the exports read the terrain / collision mesh whole
-    (counted from the end of the last import: the import reads the terrain
-    once for its baseline)."""
+    (counted from the end of the last imported(): its first export reads
+    both)."""
     got = READS
     got.update(terrain=0, collision=0)
     orig_t, orig_c = export_rc2_terrain._read, export_rc2_collision.read
@@ -61,8 +63,12 @@ def reads(monkeypatch):
     return got
 
 
-def imported(path, **kw):
+def imported(path, tmp_path=None, **kw):
+    """Import the level; with tmp_path, export it once (which reads both
+    meshes, finds them the base level's and records them)."""
     assert bpy.ops.import_scene.wadkit_rc2(filepath=path, **kw) == {"FINISHED"}
+    if tmp_path is not None:
+        assert export(tmp_path, "first.wad").read_bytes() == open(path, "rb").read()
     READS.update(terrain=0, collision=0)
     root = bpy.data.collections["LEVEL3"]
     (t,) = [o for o in root.all_objects if o.get("wadkit_kind") == "terrain"]
@@ -125,20 +131,21 @@ TERRAIN_EDITS = {
 }
 
 
-def test_unchanged_level_reads_neither_mesh(scene, level, tmp_path, reads):
+def test_unchanged_level_reads_both_meshes_once(scene, level, tmp_path, reads):
     imported(level[0])
     assert export(tmp_path).read_bytes() == level[1]
-    assert reads == {"terrain": 0, "collision": 0}
-    # and again after an export: nothing the export does is an edit
-    assert export(tmp_path, "again.wad").read_bytes() == level[1]
-    assert reads == {"terrain": 0, "collision": 0}
+    assert reads == {"terrain": 1, "collision": 1}
+    # found unchanged: the next exports read neither (an export is no edit)
+    for name in ("again.wad", "third.wad"):
+        assert export(tmp_path, name).read_bytes() == level[1]
+        assert reads == {"terrain": 1, "collision": 1}
 
 
 @pytest.mark.parametrize("edit", sorted(TERRAIN_EDITS))
 def test_every_terrain_edit_reaches_the_file(scene, level, tmp_path, edit, reads):
     """Edits without mesh.update() or an evaluation: each is written, and
     the terrain is read whole for it."""
-    t, _ = imported(level[0])
+    t, _ = imported(level[0], tmp_path)
     TERRAIN_EDITS[edit](t)
     out = export(tmp_path).read_bytes()
     assert out != level[1]
@@ -150,7 +157,7 @@ def test_every_terrain_edit_reaches_the_file(scene, level, tmp_path, edit, reads
 
 
 def test_collision_edits_reach_the_file(scene, level, tmp_path, reads):
-    _, c = imported(level[0])
+    _, c = imported(level[0], tmp_path)
     _nudge(c.data.attributes["position"].data, "vector", 3, 2, 0.5)
     assert export(tmp_path).read_bytes() != level[1]
     assert reads == {"terrain": 0, "collision": 1}
@@ -159,7 +166,7 @@ def test_collision_edits_reach_the_file(scene, level, tmp_path, reads):
 def test_collision_tag_edited_on_its_material(scene, level, tmp_path, reads):
     """A tag material's wadkit_tag changed: no mesh is tagged, the tags of
     the faces change (the mesh is read whole and written)."""
-    _, c = imported(level[0])
+    _, c = imported(level[0], tmp_path)
     m = c.material_slots[0].material
     m["wadkit_tag"] = (int(m["wadkit_tag"]) + 1) % 256
     assert export(tmp_path).read_bytes() != level[1]
@@ -172,7 +179,7 @@ def test_collision_tag_edited_on_its_material(scene, level, tmp_path, reads):
 def test_hidden_terrain_edit_is_written(scene, level, tmp_path, reads):
     """A hidden object is not evaluated (its edit is reported only once it
     is shown): the mesh is read whole, the edit written."""
-    t, _ = imported(level[0])
+    t, _ = imported(level[0], tmp_path)
     t.hide_set(True)
     bpy.context.view_layer.update()
     _nudge(t.data.attributes["position"].data, "vector", 3, 2)
@@ -181,7 +188,7 @@ def test_hidden_terrain_edit_is_written(scene, level, tmp_path, reads):
 
 
 def test_base_file_changed_on_disk_reads_both(scene, level, tmp_path, reads):
-    imported(level[0])
+    imported(level[0], tmp_path)
     st = os.stat(level[0])
     os.utime(level[0], ns=(st.st_atime_ns, st.st_mtime_ns + 1_000_000_000))
     assert export(tmp_path).read_bytes() == level[1]
@@ -192,18 +199,21 @@ def test_no_tracking_without_the_handler(scene, level, tmp_path, reads):
     imported(level[0])
     edit_track.unregister()
     try:
-        assert export(tmp_path).read_bytes() == level[1]
+        for name in ("a.wad", "b.wad"):
+            assert export(tmp_path, name).read_bytes() == level[1]
     finally:
         edit_track.register()
-    assert reads == {"terrain": 1, "collision": 1}
+    assert reads == {"terrain": 2, "collision": 2}
 
 
-def test_import_without_vertex_colours_is_not_tracked(scene, level, tmp_path, reads):
-    """The export compares the (missing) colours with the level's: such a
-    terrain is always read."""
+def test_terrain_found_changed_is_read_again(scene, level, tmp_path, reads):
+    """A terrain the compare found changed (here: imported without vertex
+    colours, which the export writes white) is not recorded: every export
+    reads it; the unchanged collision is recorded."""
     imported(level[0], vertex_colors=False)
-    export(tmp_path)
-    assert reads["terrain"] == 1 and reads["collision"] == 0
+    export(tmp_path, "a.wad")
+    export(tmp_path, "b.wad")
+    assert reads == {"terrain": 2, "collision": 1}
 
 
 def test_untouched_instance_is_named_in_an_error(scene, level):
@@ -233,9 +243,9 @@ def objects(root, kind):
 
 def test_baseline_compare_writes_what_the_whole_compare_writes(scene, level, tmp_path):
     """After an edit the export compares only the rows that differ from
-    the import's read (export_rc2_terrain.baseline); the file is the one
-    the compare of every row with the base level writes."""
-    t, _ = imported(level[0])
+    what the last compare read (its baseline); the file is the one the
+    compare of every row with the base level writes."""
+    t, _ = imported(level[0], tmp_path)
     root = bpy.data.collections["LEVEL3"]
     session = edit_track.session_for(root, level[0])
     assert session is not None and session.extra.get("terrain") is not None
