@@ -164,11 +164,12 @@ def terrain(lvl, ed, ob, notes, session=None, seen=None) -> bool:
     level's edit_track.Imported (or None): a mesh it vouches for (and
     whose slots name textures of the level) is the one an earlier export
     found to be the base level's terrain, and is not read; its "terrain"
-    baseline() spares the compare of the rows as they were then. seen (a
+    entry (an earlier export's "terrain_baseline") spares the compare of
+    the rows as they were read then. seen (a
     dict) gets what export_rc2 records for the next export: "terrain" ->
     ("trusted",) or ("same", ob, tracked_props(ob)) when the compare
     found the mesh unchanged, "terrain_baseline" -> this compare's
-    baseline."""
+    _masks() with the arrays read."""
     seen = {} if seen is None else seen
     count = lvl._tfrag_texture_count()
     props = tracked_props(ob)
