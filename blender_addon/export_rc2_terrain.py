@@ -97,9 +97,10 @@ def _read(ob) -> dict:
             at[uvl.name].data.foreach_get("vector", uv)
         else:
             uvl.data.foreach_get("uv", uv)
-    col = np.ones(nl * 4, np.float32)
+    col = None                 # no colour attribute: the level's colours stay
     ca = me.color_attributes.get(materials.COLOR_ATTR)
     if ca is not None and ca.domain == "CORNER":
+        col = np.empty(nl * 4, np.float32)
         ca.data.foreach_get("color", col)           # linear; converted below
     mi = _face_int(me, "material_index", nf)
     if mi is None:
@@ -111,7 +112,8 @@ def _read(ob) -> dict:
     if stored is not None:
         tex = np.where(tex < 0, stored, tex)
     return {"co": co, "loops": loops, "sizes": sizes, "starts": starts,
-            "uv": convert.flip_v(uv.reshape(-1, 2)), "color_linear": col.reshape(-1, 4),
+            "uv": convert.flip_v(uv.reshape(-1, 2)),
+            "color_linear": None if col is None else col.reshape(-1, 4),
             "texture": tex, "patch": _face_int(me, ATTR_PATCH, nf)}
 
 
@@ -183,7 +185,10 @@ def terrain(lvl, ed, ob, notes, session=None, seen=None) -> bool:
     tri = t["triangles"]
     keep = drop_degenerate(tri)
     r = _read(ob)
-    lin = r["color_linear"].reshape(-1, 3, 4)
+    if r["color_linear"] is None and _same_topology(r, tri[keep], len(t["positions"])):
+        # imported without vertex colours: the corners keep the level's
+        r["color_linear"] = srgb_to_linear(t["color"][keep]).reshape(-1, 4)
+    lin = None if r["color_linear"] is None else r["color_linear"].reshape(-1, 3, 4)
     bad = (r["texture"] < 0) | (r["texture"] >= count)
     if bad.any():
         raise ExportError(f"{ob.name}: {int(bad.sum())} faces have no tfrag texture "
@@ -208,7 +213,7 @@ def terrain(lvl, ed, ob, notes, session=None, seen=None) -> bool:
             return False
         ed.set_terrain(pos, uv, col, tex)
         return True
-    r["color"] = linear_to_srgb(r["color_linear"])
+    r["color"] = None if lin is None else linear_to_srgb(r["color_linear"])
     return _patches(lvl, ed, ob, r, t, keep, notes)
 
 
@@ -232,15 +237,18 @@ def _patches(lvl, ed, ob, r, t, keep, notes) -> bool:
     fan_face = np.array(fan_face, np.int64)
     fan_corner = np.array(fan_corner, np.int64).reshape(-1, 3)
     changed = False
+    kept = np.zeros(len(t["patch"]), bool)      # keep holds indices: as a mask
+    kept[keep] = True
     for p in range(n_patches):
         mine = fan_face[r["patch"][fan_face] == p]
         corners = fan_corner[r["patch"][fan_face] == p]
-        rows = np.flatnonzero((t["patch"] == p) & keep)
+        rows = np.flatnonzero((t["patch"] == p) & kept)
         new_pos = r["co"][r["loops"][corners]]
         if len(corners) == len(rows) and np.abs(
                 new_pos - t["positions"][t["triangles"][rows]]).max(initial=0) <= POS_EPS \
                 and np.abs(r["uv"][corners] - t["uv"][rows]).max(initial=0) <= UV_EPS \
-                and np.abs(r["color"][corners] - t["color"][rows]).max(initial=0) <= COL_EPS \
+                and (r["color"] is None or np.abs(
+                    r["color"][corners] - t["color"][rows]).max(initial=0) <= COL_EPS) \
                 and np.array_equal(r["texture"][mine], t["texture"][rows]):
             continue
         if len(corners) == 0:
@@ -248,7 +256,14 @@ def _patches(lvl, ed, ob, r, t, keep, notes) -> bool:
                          "patch cannot be removed, it is kept as it was")
             continue
         verts, inverse = np.unique(r["loops"][corners].reshape(-1), return_inverse=True)
+        if r["color"] is None:
+            col = np.ones(corners.shape + (4,), np.float32)
+            notes.append(f"{ob.name}: no '{materials.COLOR_ATTR}' colour attribute "
+                         f"(imported without vertex colours): tfrag patch {p}, "
+                         "re-encoded from its faces, is written white")
+        else:
+            col = r["color"][corners]
         ed.set_patch(p, r["co"][verts], inverse.reshape(-1, 3).astype(np.uint32),
-                     r["uv"][corners], r["color"][corners], r["texture"][mine])
+                     r["uv"][corners], col, r["texture"][mine])
         changed = True
     return changed

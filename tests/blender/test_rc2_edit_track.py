@@ -207,13 +207,28 @@ def test_no_tracking_without_the_handler(scene, level, tmp_path, reads):
 
 
 def test_terrain_found_changed_is_read_again(scene, level, tmp_path, reads):
-    """A terrain the compare found changed (here: imported without vertex
-    colours, which the export writes white) is not recorded: every export
-    reads it; the unchanged collision is recorded."""
-    imported(level[0], vertex_colors=False)
+    """A terrain the compare found changed (a vertex moved before the first
+    export) is not recorded: every export reads it, though Blender reports
+    nothing new between them; the unchanged collision is recorded."""
+    t, c = imported(level[0])
+    t.data.vertices[0].co.z += 0.5
     export(tmp_path, "a.wad")
     export(tmp_path, "b.wad")
     assert reads == {"terrain": 2, "collision": 1}
+
+
+def test_terrain_without_vertex_colours_is_recorded(scene, level, tmp_path, reads):
+    """Imported without vertex colours (no colour attribute), the terrain
+    keeps the level's colours: found unchanged, byte-identical, recorded;
+    a colour attribute added later is a change of what the export reads
+    (tracked_props), so that export reads it again."""
+    t, c = imported(level[0], vertex_colors=False)
+    assert export(tmp_path, "a.wad").read_bytes() == level[1]
+    assert export(tmp_path, "b.wad").read_bytes() == level[1]
+    assert reads == {"terrain": 1, "collision": 1}
+    t.data.color_attributes.new("Col", "FLOAT_COLOR", "CORNER")
+    export(tmp_path, "c.wad")
+    assert reads["terrain"] == 2
 
 
 def test_untouched_instance_is_named_in_an_error(scene, level):

@@ -108,6 +108,13 @@ def test_deleted_faces_re_encode_their_patch(scene, rc2, tmp_path):
     keep = np.flatnonzero(t["patch"] != 2)
     got = n["positions"][n["triangles"][n["patch"] != 2]]
     np.testing.assert_array_equal(got, t["positions"][t["triangles"][keep]])
+    # only patch 2 is re-encoded: every other patch keeps its stored data
+    # (the builder's reader; the headers' data offsets may move)
+    ps, po = RR.patches(bytes(new.tfrag_block())), RR.patches(bytes(lvl.tfrag_block()))
+    fields = ("pos", "vinfo", "strips", "indices", "adgifs", "positions", "rgba")
+    for a, b in zip(ps, po):
+        if a["index"] != 2:
+            assert [a[k] for k in fields] == [b[k] for k in fields], a["index"]
 
 
 def test_objects_it_cannot_write_are_reported(scene, rc2, tmp_path, capsys):
@@ -141,3 +148,41 @@ def test_a_moved_instance_reaches_the_file(scene, rc2, tmp_path):
     want[1, 0, 3] += 2.5
     np.testing.assert_allclose(new.ties.matrix, want, atol=1e-4)
     assert not any("tie" in n and "not written" in n and "#" in n for n in notes)
+
+
+@pytest.mark.every_blender
+def test_terrain_imported_without_vertex_colours_keeps_the_levels(scene, rc2, tmp_path):
+    """vertex_colors=False: the mesh has no colour attribute, so the export
+    keeps the level's colours: unchanged is byte-identical, a moved vertex
+    changes positions only, and a patch re-encoded from its faces is
+    written white with a note naming the object."""
+    assert bpy.ops.import_scene.wadkit_rc2(filepath=rc2[0], lod=0,
+                                           vertex_colors=False) == {"FINISHED"}
+    root = bpy.data.collections["LEVEL0"]
+    (ob,) = [o for o in root.all_objects if o.get("wadkit_kind") == "terrain"]
+    assert not ob.data.color_attributes
+    assert export(tmp_path).read_bytes() == rc2[1]
+    lvl = wadkit.rc2.open(rc2[0])
+    t = lvl.terrain(0)
+    assert np.ptp(t["color"]) > 0                   # the level's colours are not all one
+    v = int(t["triangles"][t["patch"] == 1][0, 0])
+    ob.data.vertices[v].co.z += 1.0
+    n = wadkit.rc2.open(str(export(tmp_path, "moved.wad"))).terrain(0)
+    np.testing.assert_array_equal(n["color"], t["color"])
+    assert n["positions"][v, 2] != t["positions"][v, 2]
+    # faces deleted: patch 2 is re-encoded, white, and the note says so
+    import bmesh
+    bm = bmesh.new()
+    bm.from_mesh(ob.data)
+    bm.faces.ensure_lookup_table()
+    rows = np.flatnonzero(t["patch"] == 2)
+    bmesh.ops.delete(bm, geom=[bm.faces[int(rows[0])]], context="FACES_ONLY")
+    bm.to_mesh(ob.data)
+    bm.free()
+    from blender_addon.export_rc2 import export_rc2
+    how, notes = export_rc2(bpy.context, str(tmp_path / "deleted.wad"))
+    assert any(x.startswith(f"{ob.name}: no 'Col' colour attribute") and "patch 2" in x
+               for x in notes), notes
+    n = wadkit.rc2.open(str(tmp_path / "deleted.wad")).terrain(0)
+    np.testing.assert_allclose(n["color"][n["patch"] == 2], 1.0, atol=1 / 128)
+    np.testing.assert_array_equal(n["color"][n["patch"] == 0], t["color"][t["patch"] == 0])
