@@ -16,19 +16,11 @@ import bpy
 import numpy as np
 
 from . import edit_track
+from .export_read import face_ints
 from .import_rc2 import ATTR_TAG, collision_faces
 from .mesh_build import ranges
 
 POS_EPS = 1e-6
-
-
-def _face_int(me, name, n) -> np.ndarray | None:
-    a = me.attributes.get(name)
-    if a is None or a.domain != "FACE" or a.data_type != "INT":
-        return None
-    out = np.empty(n, np.int32)
-    a.data.foreach_get("value", out)
-    return out
 
 
 def slot_tags(ob) -> list[int]:
@@ -78,7 +70,7 @@ def read(ob) -> dict:
     sizes = np.diff(np.append(starts, np.int32(nl)))
     if len(sizes) and sizes.min() < 3:       # faces not stored in corner order
         me.polygons.foreach_get("loop_total", sizes)
-    mi = _face_int(me, "material_index", nf)
+    mi = face_ints(me.attributes, "material_index", nf)
     if mi is None:
         mi = np.zeros(nf, np.int32)
     slot_tag = slot_tags(ob)
@@ -86,7 +78,7 @@ def read(ob) -> dict:
     tag = lut[np.where((mi >= 0) & (mi < len(slot_tag)), mi, len(slot_tag))]
     return {"co": co, "corners": corners.astype(np.int64), "sizes": sizes.astype(np.int64),
             "starts": starts.astype(np.int64), "tag": tag,
-            "stored": _face_int(me, ATTR_TAG, nf)}
+            "stored": face_ints(me.attributes, ATTR_TAG, nf)}
 
 
 def collision(lvl, ed, ob, notes, session=None, seen=None) -> bool:

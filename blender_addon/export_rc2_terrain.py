@@ -14,20 +14,12 @@ import numpy as np
 
 from . import convert, edit_track, materials
 from .export_common import ExportError
+from .export_read import face_ints
 from .import_rc2 import ATTR_PATCH, ATTR_TEXTURE
 from .mesh_build import drop_degenerate, linear_to_srgb, srgb_to_linear
 
 _TFRAG_MATERIAL = re.compile(r" tfrag (\d+)(\.\d+)?$")
 POS_EPS, UV_EPS, COL_EPS = 1e-6, 1e-6, 2e-3
-
-
-def _face_int(me, name, n) -> np.ndarray | None:
-    a = me.attributes.get(name)
-    if a is None or a.domain != "FACE" or a.data_type != "INT":
-        return None
-    out = np.empty(n, np.int32)
-    a.data.foreach_get("value", out)
-    return out
 
 
 def slot_textures(ob) -> list[int]:
@@ -102,19 +94,19 @@ def _read(ob) -> dict:
     if ca is not None and ca.domain == "CORNER":
         col = np.empty(nl * 4, np.float32)
         ca.data.foreach_get("color", col)           # linear; converted below
-    mi = _face_int(me, "material_index", nf)
+    mi = face_ints(me.attributes, "material_index", nf)
     if mi is None:
         mi = np.zeros(nf, np.int32)
     slot_tex = slot_textures(ob)
     lut = np.array(slot_tex + [-1], np.int32)
     tex = lut[np.where((mi >= 0) & (mi < len(slot_tex)), mi, len(slot_tex))]
-    stored = _face_int(me, ATTR_TEXTURE, nf)
+    stored = face_ints(me.attributes, ATTR_TEXTURE, nf)
     if stored is not None:
         tex = np.where(tex < 0, stored, tex)
     return {"co": co, "loops": loops, "sizes": sizes, "starts": starts,
             "uv": convert.flip_v(uv.reshape(-1, 2)),
             "color_linear": None if col is None else col.reshape(-1, 4),
-            "texture": tex, "patch": _face_int(me, ATTR_PATCH, nf)}
+            "texture": tex, "patch": face_ints(me.attributes, ATTR_PATCH, nf)}
 
 
 def _pick(same, new, old):

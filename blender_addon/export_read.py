@@ -61,8 +61,8 @@ class MeshData:
             self.colors[name] = (c.reshape(-1, 4), ca.domain)
         self.ints = {}
         for name in ints:
-            self.ints[name] = _face_ints(at, name, nf)
-        mi = _face_ints(at, "material_index", nf)
+            self.ints[name] = face_ints(at, name, nf)
+        mi = face_ints(at, "material_index", nf)
         self.material_index = mi if mi is not None else np.zeros(nf, np.int32)
         self.materials = list(me.materials)
         self.mesh = me
@@ -109,7 +109,9 @@ class MeshData:
         return self.corner_vert[corners], face.astype(np.int64), corners
 
 
-def _face_ints(at, name, nf):
+def face_ints(at, name, nf):
+    """(nf,) int32 of the face attribute name (INT, INT8 or BOOLEAN) of the
+    attributes at, or None when the mesh has no such face attribute."""
     a = at.get(name)
     if a is None or a.domain != "FACE" or a.data_type not in ("INT", "INT8", "BOOLEAN"):
         return None

@@ -9,39 +9,21 @@ LEVEL.wad: e.g. build/bench/eng_x1.wad (make bench writes it). Not a test
 and not part of make bench: it prints milliseconds, not ratios."""
 from __future__ import annotations
 
-import collections
 import os
-import statistics
 import sys
 import tempfile
-import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-sys.path.insert(0, ROOT)
+sys.path[:0] = [ROOT, os.path.join(ROOT, "tools")]
 
 import bpy  # noqa: E402
 
-import blender_addon  # noqa: E402
 from blender_addon import (edit_track, export_compare, export_eng, export_plan,  # noqa: E402
                            import_eng)
 from bench.blender_child import write_obj  # noqa: E402
+from blender_steps import Runs, empty, wrap  # noqa: E402
 
 import wadkit  # noqa: E402
-
-T: dict[str, float] = collections.defaultdict(float)
-
-
-def wrap(mod, name: str, label: str) -> None:
-    f = getattr(mod, name)
-
-    def timed(*a, **k):
-        t = time.perf_counter()
-        try:
-            return f(*a, **k)
-        finally:
-            T[label] += time.perf_counter() - t
-    setattr(mod, name, timed)
-
 
 for mod, name, label in (
         (import_eng, "tile_mesh_arrays", "import: tile arrays (NumPy)"),
@@ -73,49 +55,30 @@ from wadkit._eng_edit import LevelEdit  # noqa: E402
 wrap(LevelEdit, "apply", "export: edits applied (wadkit, C)")
 
 
-def empty():
-    bpy.ops.wm.read_factory_settings(use_empty=True)
-    try:
-        blender_addon.register()
-    except ValueError:
-        pass
-
 
 def main(wad: str, rounds: int) -> None:
     work = tempfile.mkdtemp(prefix="wadkit-profile-")
     empty()
     obj = write_obj(wadkit.eng.open(wad), work)
-    runs = collections.defaultdict(list)
+    runs = Runs()
     for _ in range(rounds):
         empty()
-        t = time.perf_counter()
-        bpy.ops.wm.obj_import(filepath=obj)
-        runs["wm.obj_import"].append(time.perf_counter() - t)
+        runs.timed("wm.obj_import", lambda: bpy.ops.wm.obj_import(filepath=obj))
         empty()
-        T.clear()
-        t = time.perf_counter()
-        bpy.ops.import_scene.wadkit_eng(filepath=wad)
-        runs["import_scene.wadkit_eng (defaults)"].append(time.perf_counter() - t)
-        t = time.perf_counter()
-        bpy.ops.wm.obj_export(filepath=os.path.join(work, "o.obj"))
-        runs["wm.obj_export"].append(time.perf_counter() - t)
-        t = time.perf_counter()
-        bpy.ops.export_scene.wadkit_eng(filepath=os.path.join(work, "o.wad"))
-        runs["export_scene.wadkit_eng (unchanged)"].append(time.perf_counter() - t)
-        for k, v in T.items():
-            runs[k].append(v)
-        T.clear()
+        runs.timed("import_scene.wadkit_eng (defaults)",
+                   lambda: bpy.ops.import_scene.wadkit_eng(filepath=wad))
+        runs.steps()
+        runs.timed("wm.obj_export", lambda: bpy.ops.wm.obj_export(
+            filepath=os.path.join(work, "o.obj")))
+        runs.timed("export_scene.wadkit_eng (unchanged)", lambda: bpy.ops.export_scene.wadkit_eng(
+            filepath=os.path.join(work, "o.wad")))
+        runs.steps()
         tile = next(o for o in bpy.data.objects if "wadkit_tile" in o and len(o.data.vertices))
         tile.data.vertices[0].co.z += 0.25
-        t = time.perf_counter()
-        bpy.ops.export_scene.wadkit_eng(filepath=os.path.join(work, "m.wad"))
-        runs["export_scene.wadkit_eng (one vertex moved)"].append(time.perf_counter() - t)
-        for k, v in T.items():
-            runs["modified " + k].append(v)
-    print(f"bpy {bpy.app.version_string}, {wad}, medians of {rounds}")
-    for k, v in runs.items():
-        print(f"  {statistics.median(v) * 1e3:8.1f} ms  {k}")
-
+        runs.timed("export_scene.wadkit_eng (one vertex moved)",
+                   lambda: bpy.ops.export_scene.wadkit_eng(filepath=os.path.join(work, "m.wad")))
+        runs.steps("modified ")
+    runs.print(wad, rounds)
 
 if __name__ == "__main__":
     try:

@@ -15,39 +15,21 @@ blender_rc2` writes it). Not a test and not part of make bench: it prints
 milliseconds, not ratios."""
 from __future__ import annotations
 
-import collections
 import os
-import statistics
 import sys
 import tempfile
-import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-sys.path.insert(0, ROOT)
+sys.path[:0] = [ROOT, os.path.join(ROOT, "tools")]
 
 import bpy  # noqa: E402
 import numpy as np  # noqa: E402
 
-import blender_addon  # noqa: E402
 from blender_addon import (edit_track, export_rc2, export_rc2_collision,  # noqa: E402
                            export_rc2_instances, export_rc2_terrain)
+from blender_steps import Runs, empty, wrap  # noqa: E402
 
 import wadkit  # noqa: E402
-
-T: dict[str, float] = collections.defaultdict(float)
-
-
-def wrap(owner, name: str, label: str) -> None:
-    f = getattr(owner, name)
-
-    def timed(*a, **k):
-        t = time.perf_counter()
-        try:
-            return f(*a, **k)
-        finally:
-            T[label] += time.perf_counter() - t
-    setattr(owner, name, timed)
-
 
 def wrap_all(wad: str) -> None:
     for owner, name, label in (
@@ -78,11 +60,7 @@ def wrap_all(wad: str) -> None:
 
 
 def level(wad: str):
-    bpy.ops.wm.read_factory_settings(use_empty=True)
-    try:
-        blender_addon.register()
-    except ValueError:
-        pass
+    empty()
     bpy.ops.import_scene.wadkit_rc2(filepath=wad, lod=0)
     root = next(c for c in bpy.data.collections if c.get("wadkit_format") == "rc2")
     (ob,) = [o for o in root.all_objects if o.get("wadkit_kind") == "terrain"]
@@ -107,35 +85,22 @@ def main(wad: str, rounds: int) -> None:
     out_wad, out_obj = os.path.join(work, "o.wad"), os.path.join(work, "o.obj")
     ob, ties = level(wad)
     wrap_all(wad)
-    runs = collections.defaultdict(list)
+    runs = Runs()
     for _ in range(rounds):
-        t = time.perf_counter()
-        bpy.ops.wm.obj_export(filepath=out_obj, export_selected_objects=False,
-                              export_materials=False)
-        runs["wm.obj_export"].append(time.perf_counter() - t)
-        T.clear()
-        t = time.perf_counter()
-        bpy.ops.export_scene.wadkit_rc2(filepath=out_wad)
-        runs["export_scene.wadkit_rc2 (unchanged)"].append(time.perf_counter() - t)
-        for k, v in T.items():
-            runs[k].append(v)
+        runs.timed("wm.obj_export", lambda: bpy.ops.wm.obj_export(
+            filepath=out_obj, export_selected_objects=False, export_materials=False))
+        runs.timed("export_scene.wadkit_rc2 (unchanged)",
+                   lambda: bpy.ops.export_scene.wadkit_rc2(filepath=out_wad))
+        runs.steps()
     rng = np.random.default_rng(1)
     for r in range(rounds):
         modify(ob, ties, r, rng)
-        t = time.perf_counter()
-        bpy.context.view_layer.update()     # what the viewport does after an edit
-        runs["the edit evaluated (view_layer.update, not timed in the bench)"].append(
-            time.perf_counter() - t)
-        T.clear()
-        t = time.perf_counter()
-        bpy.ops.export_scene.wadkit_rc2(filepath=out_wad)
-        runs["export_scene.wadkit_rc2 (modified)"].append(time.perf_counter() - t)
-        for k, v in T.items():
-            runs["modified: " + k].append(v)
-    print(f"bpy {bpy.app.version_string}, {wad}, medians of {rounds}")
-    for k, v in runs.items():
-        print(f"  {statistics.median(v) * 1e3:8.1f} ms  {k}")
-
+        runs.timed("the edit evaluated (view_layer.update, not timed in the bench)",
+                   bpy.context.view_layer.update)   # what the viewport does after an edit
+        runs.timed("export_scene.wadkit_rc2 (modified)",
+                   lambda: bpy.ops.export_scene.wadkit_rc2(filepath=out_wad))
+        runs.steps("modified: ")
+    runs.print(wad, rounds)
 
 def profile(wad: str, modified: bool) -> None:
     import cProfile
