@@ -16,6 +16,7 @@ import pytest
 import wadkit
 from blender_addon import edit_track, export_compare
 from editing import collision_child, export, load, tile_object
+from mesh_edits import bmesh_move, nudge
 
 pytestmark = pytest.mark.every_blender
 
@@ -49,22 +50,6 @@ def _other_material(me):
     raise AssertionError("no other level material")
 
 
-def _nudge(data, prop, width, k=0, by=0.25):
-    vals = np.empty(len(data) * width, np.float32)
-    data.foreach_get(prop, vals)
-    vals[k] += by
-    data.foreach_set(prop, vals)
-
-
-def _bmesh_move(me):
-    bm = bmesh.new()
-    bm.from_mesh(me)
-    bm.verts.ensure_lookup_table()
-    bm.verts[0].co.z += 0.25
-    bm.to_mesh(me)
-    bm.free()
-
-
 def _flags(me):
     vals = np.empty(len(me.polygons), np.int32)
     a = me.attributes["wadkit_face_flags"]
@@ -76,16 +61,16 @@ def _flags(me):
 EDITS = {
     "vertex co": lambda me: setattr(me.vertices[0], "co", me.vertices[0].co + type(
         me.vertices[0].co)((0, 0, 0.25))),
-    "position foreach_set": lambda me: _nudge(me.attributes["position"].data, "vector", 3, 2),
-    "vertices foreach_set": lambda me: _nudge(me.vertices, "co", 3, 2),
-    "uv foreach_set": lambda me: _nudge(me.attributes[me.uv_layers.active.name].data,
+    "position foreach_set": lambda me: nudge(me.attributes["position"].data, "vector", 3, 2),
+    "vertices foreach_set": lambda me: nudge(me.vertices, "co", 3, 2),
+    "uv foreach_set": lambda me: nudge(me.attributes[me.uv_layers.active.name].data,
                                         "vector", 2, 0, 0.3),
-    "uv_layers foreach_set": lambda me: _nudge(me.uv_layers.active.data, "uv", 2, 0, 0.3),
-    "colour foreach_set": lambda me: _nudge(me.color_attributes["Col"].data, "color", 4, 0,
+    "uv_layers foreach_set": lambda me: nudge(me.uv_layers.active.data, "uv", 2, 0, 0.3),
+    "colour foreach_set": lambda me: nudge(me.color_attributes["Col"].data, "color", 4, 0,
                                             -0.5),
     "face flags foreach_set": _flags,
     "material slot": lambda me: me.materials.__setitem__(0, _other_material(me)),
-    "bmesh.to_mesh": _bmesh_move,
+    "bmesh.to_mesh": bmesh_move,
 }
 
 
@@ -121,7 +106,7 @@ def test_shown_collision_is_tracked(scene, small, tmp_path, reads):
     how, _ = export(tmp_path / "o.wad")
     assert how == "unchanged" and reads["collision"] == [] and reads["tiles"] == []
     ch = collision_child(tile_object("small", 0))
-    _nudge(ch.data.attributes["position"].data, "vector", 3, 2, 0.1)
+    nudge(ch.data.attributes["position"].data, "vector", 3, 2, 0.1)
     how, _ = export(tmp_path / "p.wad")
     assert "collision" in how and reads["collision"] == [1]
 
@@ -133,7 +118,7 @@ def test_disabled_object_is_read_whole(scene, small, tmp_path, reads):
     ob = tile_object("small", 1)
     ob.hide_viewport = True
     bpy.context.view_layer.update()
-    _nudge(ob.data.attributes["position"].data, "vector", 3, 2)
+    nudge(ob.data.attributes["position"].data, "vector", 3, 2)
     out = tmp_path / "o.wad"
     how, _ = export(out)
     assert how != "unchanged" and reads["tiles"] == [1]
@@ -148,7 +133,7 @@ def test_excluded_collision_edit_is_written(scene, small, tmp_path):
     reaches the file."""
     load(small)
     ch = collision_child(tile_object("small", 0))
-    _nudge(ch.data.attributes["position"].data, "vector", 3, 2, 0.1)
+    nudge(ch.data.attributes["position"].data, "vector", 3, 2, 0.1)
     mats = np.empty(len(ch.data.polygons), np.int32)
     ch.data.attributes["wadkit_material"].data.foreach_get("value", mats)
     ch.data.attributes["wadkit_material"].data.foreach_set("value", mats ^ 1)
@@ -178,7 +163,7 @@ def test_no_tracking_without_the_handler(scene, small, tmp_path, reads):
     edit_track.unregister()
     try:
         load(small)
-        _nudge(tile_object("small", 1).data.attributes["position"].data, "vector", 3, 2)
+        nudge(tile_object("small", 1).data.attributes["position"].data, "vector", 3, 2)
         how, _ = export(tmp_path / "o.wad")
     finally:
         edit_track.register()

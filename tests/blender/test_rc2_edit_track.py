@@ -22,6 +22,7 @@ import pytest
 import wadkit
 from blender_addon import edit_track, export_rc2_collision, export_rc2_terrain
 from builders import rc2_world as W
+from mesh_edits import bmesh_move, nudge
 
 pytestmark = pytest.mark.every_blender
 
@@ -82,22 +83,6 @@ def export(tmp_path, name="out.wad"):
     return out
 
 
-def _nudge(data, prop, width, k=0, by=0.25):
-    vals = np.empty(len(data) * width, np.float32)
-    data.foreach_get(prop, vals)
-    vals[k] += by
-    data.foreach_set(prop, vals)
-
-
-def _bmesh_move(me):
-    bm = bmesh.new()
-    bm.from_mesh(me)
-    bm.verts.ensure_lookup_table()
-    bm.verts[0].co.z += 0.25
-    bm.to_mesh(me)
-    bm.free()
-
-
 def _tfrag_number(name):
     return int(re.search(r" tfrag (\d+)", name).group(1))
 
@@ -118,15 +103,15 @@ def _rename_material(me):
 TERRAIN_EDITS = {
     "vertex co": lambda ob: setattr(ob.data.vertices[0], "co", ob.data.vertices[0].co
                                     + type(ob.data.vertices[0].co)((0, 0, 0.25))),
-    "position foreach_set": lambda ob: _nudge(ob.data.attributes["position"].data,
+    "position foreach_set": lambda ob: nudge(ob.data.attributes["position"].data,
                                               "vector", 3, 2),
-    "uv foreach_set": lambda ob: _nudge(ob.data.uv_layers.active.data, "uv", 2, 0, 0.3),
-    "colour foreach_set": lambda ob: _nudge(ob.data.color_attributes["Col"].data, "color",
+    "uv foreach_set": lambda ob: nudge(ob.data.uv_layers.active.data, "uv", 2, 0, 0.3),
+    "colour foreach_set": lambda ob: nudge(ob.data.color_attributes["Col"].data, "color",
                                             4, 0, -0.5),
     "material slot": lambda ob: ob.data.materials.__setitem__(
         0, _other_tfrag_material(ob.data)),
     "material renamed": lambda ob: _rename_material(ob.data),
-    "bmesh.to_mesh": lambda ob: _bmesh_move(ob.data),
+    "bmesh.to_mesh": lambda ob: bmesh_move(ob.data),
     "object moved": lambda ob: setattr(ob, "location", (0.0, 0.0, 0.5)),
 }
 
@@ -158,7 +143,7 @@ def test_every_terrain_edit_reaches_the_file(scene, level, tmp_path, edit, reads
 
 def test_collision_edits_reach_the_file(scene, level, tmp_path, reads):
     _, c = imported(level[0], tmp_path)
-    _nudge(c.data.attributes["position"].data, "vector", 3, 2, 0.5)
+    nudge(c.data.attributes["position"].data, "vector", 3, 2, 0.5)
     assert export(tmp_path).read_bytes() != level[1]
     assert reads == {"terrain": 0, "collision": 1}
 
@@ -182,7 +167,7 @@ def test_hidden_terrain_edit_is_written(scene, level, tmp_path, reads):
     t, _ = imported(level[0], tmp_path)
     t.hide_set(True)
     bpy.context.view_layer.update()
-    _nudge(t.data.attributes["position"].data, "vector", 3, 2)
+    nudge(t.data.attributes["position"].data, "vector", 3, 2)
     assert export(tmp_path).read_bytes() != level[1]
     assert reads["terrain"] == 1
 
@@ -266,10 +251,10 @@ def test_baseline_compare_writes_what_the_whole_compare_writes(scene, level, tmp
     assert session is not None and session.extra.get("terrain") is not None
     me = t.data
     n = len(me.loops)
-    _nudge(me.attributes["position"].data, "vector", 3, 2)
-    _nudge(me.uv_layers.active.data, "uv", 2, 2 * (n // 2), 0.3)
-    _nudge(me.color_attributes["Col"].data, "color", 4, 4 * (n - 1), -0.5)
-    _nudge(me.color_attributes["Col"].data, "color", 4, 4 * (n // 3), 1e-4)  # within 2e-3
+    nudge(me.attributes["position"].data, "vector", 3, 2)
+    nudge(me.uv_layers.active.data, "uv", 2, 2 * (n // 2), 0.3)
+    nudge(me.color_attributes["Col"].data, "color", 4, 4 * (n - 1), -0.5)
+    nudge(me.color_attributes["Col"].data, "color", 4, 4 * (n // 3), 1e-4)  # within 2e-3
     fast = export(tmp_path, "fast.wad").read_bytes()
     kept = session.extra.pop("terrain")
     whole = export(tmp_path, "whole.wad").read_bytes()
