@@ -12,11 +12,10 @@ its neighbour's), and a note counts them; without that attribute the
 collision is not written (a note says so)."""
 from __future__ import annotations
 
-import bpy
 import numpy as np
 
 from . import edit_track
-from .export_read import face_ints
+from .export_read import MeshData, slot_values
 from .import_rc2 import ATTR_TAG, collision_faces
 from .mesh_build import ranges
 
@@ -48,37 +47,16 @@ def tracked_props(ob) -> list[int] | None:
 
 def read(ob) -> dict:
     """World positions (V,3) f32, corners (L,), sizes (F,), starts (F,),
-    tag per face from the materials (-1: the face's material holds none)."""
-    me = ob.data
-    nv, nl, nf = len(me.vertices), len(me.loops), len(me.polygons)
-    fast = bpy.app.version >= (4, 0, 0)     # attributes copied whole
-    co = np.empty(nv * 3, np.float32)
-    corners = np.empty(nl, np.int32)
-    if fast:
-        me.attributes["position"].data.foreach_get("vector", co)
-        if nl:
-            me.attributes[".corner_vert"].data.foreach_get("value", corners)
-    else:
-        me.vertices.foreach_get("co", co)
-        me.loops.foreach_get("vertex_index", corners)
-    co = co.reshape(-1, 3)
+    tag per face from the materials (-1: the face's material holds none),
+    the stored wadkit_tag attribute (export_read.MeshData)."""
+    d = MeshData(ob.data, uv=False, ints=(ATTR_TAG,))
+    co = d.positions
     m = np.array(ob.matrix_basis if ob.parent is None else ob.matrix_world, np.float64)
     if not np.array_equal(m, np.eye(4)):
         co = (co @ m[:3, :3].T + m[:3, 3]).astype(np.float32)
-    starts = np.empty(nf, np.int32)
-    me.polygons.foreach_get("loop_start", starts)
-    sizes = np.diff(np.append(starts, np.int32(nl)))
-    if len(sizes) and sizes.min() < 3:       # faces not stored in corner order
-        me.polygons.foreach_get("loop_total", sizes)
-    mi = face_ints(me.attributes, "material_index", nf)
-    if mi is None:
-        mi = np.zeros(nf, np.int32)
-    slot_tag = slot_tags(ob)
-    lut = np.array(slot_tag + [-1], np.int32)
-    tag = lut[np.where((mi >= 0) & (mi < len(slot_tag)), mi, len(slot_tag))]
-    return {"co": co, "corners": corners.astype(np.int64), "sizes": sizes.astype(np.int64),
-            "starts": starts.astype(np.int64), "tag": tag,
-            "stored": face_ints(me.attributes, ATTR_TAG, nf)}
+    return {"co": co, "corners": d.corner_vert.astype(np.int64),
+            "sizes": d.sizes.astype(np.int64), "starts": d.starts.astype(np.int64),
+            "tag": slot_values(slot_tags(ob), d.material_index), "stored": d.ints[ATTR_TAG]}
 
 
 def collision(lvl, ed, ob, notes, session=None, seen=None) -> bool:

@@ -9,12 +9,11 @@ from __future__ import annotations
 
 import re
 
-import bpy
 import numpy as np
 
 from . import convert, edit_track, materials
 from .export_common import ExportError
-from .export_read import face_ints
+from .export_read import MeshData, slot_values
 from .import_rc2 import ATTR_PATCH, ATTR_TEXTURE
 from .mesh_build import drop_degenerate, linear_to_srgb, srgb_to_linear
 
@@ -56,57 +55,22 @@ def _identity(ob) -> bool:
 
 def _read(ob) -> dict:
     """World positions (V,3), corners (L,), polygon sizes / starts (F,),
-    per-corner UV (file convention) and display colour, per-face texture;
-    one foreach_get per array (Blender 4+: on the attributes, which are
-    copied whole)."""
-    me = ob.data
-    nv, nl, nf = len(me.vertices), len(me.loops), len(me.polygons)
-    at = me.attributes
-    fast = bpy.app.version >= (4, 0, 0)
-    co = np.empty(nv * 3, np.float32)
-    loops = np.empty(nl, np.int32)
-    if fast:
-        at["position"].data.foreach_get("vector", co)
-        if nl:
-            at[".corner_vert"].data.foreach_get("value", loops)
-    else:
-        me.vertices.foreach_get("co", co)
-        me.loops.foreach_get("vertex_index", loops)
+    per-corner UV (file convention) and display colour (None: no colour
+    attribute), per-face texture and patch (export_read.MeshData: one
+    foreach_get per array)."""
+    d = MeshData(ob.data, colors=(materials.COLOR_ATTR,), ints=(ATTR_TEXTURE, ATTR_PATCH))
     m = np.array(ob.matrix_world, np.float64)
-    co = co.reshape(-1, 3)
+    co = d.positions
     if not np.array_equal(m, np.eye(4)):
         co = (co @ m[:3, :3].T + m[:3, 3]).astype(np.float32)
-    if nl == 3 * nf:       # every polygon has >= 3 corners: all triangles
-        sizes, starts = np.full(nf, 3, np.int32), np.arange(0, nl, 3, dtype=np.int32)
-    else:
-        sizes, starts = np.empty(nf, np.int32), np.empty(nf, np.int32)
-        me.polygons.foreach_get("loop_total", sizes)
-        me.polygons.foreach_get("loop_start", starts)
-    uv = np.zeros(nl * 2, np.float32)
-    uvl = me.uv_layers.active
-    if uvl is not None:
-        if fast:
-            at[uvl.name].data.foreach_get("vector", uv)
-        else:
-            uvl.data.foreach_get("uv", uv)
-    col = None                 # no colour attribute: the level's colours stay
-    ca = me.color_attributes.get(materials.COLOR_ATTR)
-    if ca is not None and ca.domain == "CORNER":
-        col = np.empty(nl * 4, np.float32)
-        ca.data.foreach_get("color", col)           # linear; converted below
-    mi = face_ints(me.attributes, "material_index", nf)
-    if mi is None:
-        mi = np.zeros(nf, np.int32)
-    slot_tex = slot_textures(ob)
-    lut = np.array(slot_tex + [-1], np.int32)
-    tex = lut[np.where((mi >= 0) & (mi < len(slot_tex)), mi, len(slot_tex))]
-    stored = face_ints(me.attributes, ATTR_TEXTURE, nf)
+    uv = d.uv if d.uv is not None else np.zeros((len(d.corner_vert), 2), np.float32)
+    tex = slot_values(slot_textures(ob), d.material_index)
+    stored = d.ints[ATTR_TEXTURE]
     if stored is not None:
         tex = np.where(tex < 0, stored, tex)
-    return {"co": co, "loops": loops, "sizes": sizes, "starts": starts,
-            "uv": convert.flip_v(uv.reshape(-1, 2)),
-            "color_linear": None if col is None else col.reshape(-1, 4),
-            "texture": tex, "patch": face_ints(me.attributes, ATTR_PATCH, nf)}
+    return {"co": co, "loops": d.corner_vert, "sizes": d.sizes, "starts": d.starts,
+            "uv": convert.flip_v(uv), "color_linear": d.corner_colors(materials.COLOR_ATTR),
+            "texture": tex, "patch": d.ints[ATTR_PATCH]}
 
 
 def _pick(same, new, old):

@@ -109,6 +109,14 @@ class MeshData:
         return self.corner_vert[corners], face.astype(np.int64), corners
 
 
+def slot_values(values, material_index) -> np.ndarray:
+    """(F,) int32: what each face's material slot stands for (values[slot]),
+    -1 where material_index names no slot."""
+    lut = np.array(list(values) + [-1], np.int32)
+    mi = material_index
+    return lut[np.where((mi >= 0) & (mi < len(values)), mi, len(values))]
+
+
 def face_ints(at, name, nf):
     """(nf,) int32 of the face attribute name (INT, INT8 or BOOLEAN) of the
     attributes at, or None when the mesh has no such face attribute."""
