@@ -194,6 +194,7 @@ def _patches(lvl, ed, ob, r, t, keep, notes) -> bool:
     fan_corner = np.array(fan_corner, np.int64).reshape(-1, 3)
     changed = False
     kept = np.zeros(len(t["patch"]), bool)      # keep holds indices: as a mask
+    white = []          # patches re-encoded with no colour attribute to take
     kept[keep] = True
     for p in range(n_patches):
         mine = fan_face[r["patch"][fan_face] == p]
@@ -214,12 +215,14 @@ def _patches(lvl, ed, ob, r, t, keep, notes) -> bool:
         verts, inverse = np.unique(r["loops"][corners].reshape(-1), return_inverse=True)
         if r["color"] is None:
             col = np.ones(corners.shape + (4,), np.float32)
-            notes.append(f"{ob.name}: no '{materials.COLOR_ATTR}' colour attribute "
-                         f"(imported without vertex colours): tfrag patch {p}, "
-                         "re-encoded from its faces, is written white")
+            white.append(p)
         else:
             col = r["color"][corners]
         ed.set_patch(p, r["co"][verts], inverse.reshape(-1, 3).astype(np.uint32),
                      r["uv"][corners], col, r["texture"][mine])
         changed = True
+    if white:
+        notes.append(f"{ob.name}: no '{materials.COLOR_ATTR}' colour attribute (imported "
+                     "without vertex colours): the tfrag patches re-encoded from their "
+                     f"faces are written white: {', '.join(map(str, white))}")
     return changed
