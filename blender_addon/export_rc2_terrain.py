@@ -141,7 +141,8 @@ def terrain(lvl, ed, ob, notes, session=None, seen=None) -> bool:
     tri = t["triangles"]
     keep = drop_degenerate(tri)
     r = _read(ob)
-    if r["color_linear"] is None and _same_topology(r, tri[keep], len(t["positions"])):
+    same = _same_topology(r, tri[keep], len(t["positions"]))
+    if r["color_linear"] is None and same:
         # imported without vertex colours: the corners keep the level's
         r["color_linear"] = srgb_to_linear(t["color"][keep]).reshape(-1, 4)
     lin = None if r["color_linear"] is None else r["color_linear"].reshape(-1, 3, 4)
@@ -150,7 +151,7 @@ def terrain(lvl, ed, ob, notes, session=None, seen=None) -> bool:
         raise ExportError(f"{ob.name}: {int(bad.sum())} faces have no tfrag texture "
                           f"(a material named '... tfrag NNN' or the {ATTR_TEXTURE} "
                           "attribute)")
-    if _same_topology(r, tri[keep], len(t["positions"])):
+    if same:
         m = _masks(t, keep, r, session.extra.get("terrain") if session is not None else None)
         m.update(pos_read=r["co"], uv_read=r["uv"].reshape(-1, 3, 2), col_read=lin)
         seen["terrain_baseline"] = m

@@ -225,28 +225,31 @@ done:
   return result;
 }
 
-/* rc2_new_gameplay(tail) -> bytes */
+/* tail (a buffer) -> bytes of make(tail) */
 static PyObject *
-rc2_new_gameplay (PyObject *module, PyObject *arg)
+gameplay_from_tail (PyObject *module, PyObject *arg,
+                    GBytes *(*make) (const guint8 *, gsize))
 {
   Py_buffer tail;
   if (PyObject_GetBuffer (arg, &tail, PyBUF_SIMPLE) < 0)
     return NULL;
-  GBytes *out = wk_rc2_gameplay_skeleton (tail.buf, (gsize) tail.len);
+  GBytes *out = make (tail.buf, (gsize) tail.len);
   PyBuffer_Release (&tail);
   return wk_bytes_result (wk_state_from_module (module), out, NULL);
+}
+
+/* rc2_new_gameplay(tail) -> bytes */
+static PyObject *
+rc2_new_gameplay (PyObject *module, PyObject *arg)
+{
+  return gameplay_from_tail (module, arg, wk_rc2_gameplay_skeleton);
 }
 
 /* rc2_empty_gameplay(tail) -> bytes */
 static PyObject *
 rc2_empty_gameplay (PyObject *module, PyObject *arg)
 {
-  Py_buffer tail;
-  if (PyObject_GetBuffer (arg, &tail, PyBUF_SIMPLE) < 0)
-    return NULL;
-  GBytes *out = wk_rc2_gameplay_empty (tail.buf, (gsize) tail.len);
-  PyBuffer_Release (&tail);
-  return wk_bytes_result (wk_state_from_module (module), out, NULL);
+  return gameplay_from_tail (module, arg, wk_rc2_gameplay_empty);
 }
 
 static PyMethodDef rc2_build_methods[] = {

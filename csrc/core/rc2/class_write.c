@@ -10,7 +10,7 @@
 
 gboolean
 wk_class_vertices (const gfloat *pos, const gfloat *uv, const gfloat *normal, guint n,
-                   WkClassVertices *out, GError **error)
+                   const char *kind, gint o_class, WkClassVertices *out, GError **error)
 {
   memset (out, 0, sizeof *out);
   gdouble lo[3] = { G_MAXDOUBLE, G_MAXDOUBLE, G_MAXDOUBLE }, big = 0;
@@ -24,6 +24,7 @@ wk_class_vertices (const gfloat *pos, const gfloat *uv, const gfloat *normal, gu
             wk_set_error (error, WK_ERROR_LIMIT, -1, "vertex %u is not finite or lies "
                           "over 1e6 from the origin%s", i,
                           normal ? " (or its normal is not finite)" : "");
+            wk_error_prefix (error, "%s class %d", kind, o_class);
             return FALSE;
           }
         lo[a] = MIN (lo[a], v);
@@ -45,6 +46,7 @@ wk_class_vertices (const gfloat *pos, const gfloat *uv, const gfloat *normal, gu
             {
               wk_set_error (error, WK_ERROR_LIMIT, -1, "vertex %u: texture coordinate "
                             "%g outside s16 / 4096", i, (gdouble) uv[2 * i + a]);
+              wk_error_prefix (error, "%s class %d", kind, o_class);
               wk_class_vertices_clear (out);
               return FALSE;
             }

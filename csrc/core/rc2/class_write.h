@@ -22,11 +22,12 @@ typedef struct {
   gint16 *st;               /* n × 2 (g_free) */
 } WkClassVertices;
 
-/* FALSE with a LIMIT error (no class named: the caller prefixes it) for a
+/* FALSE with a LIMIT error naming "<kind> class <o_class>" for a
  * position, or normal when normals are given, that is not finite or lies
  * over 1e6 from the origin, or a texture coordinate outside s16 / 4096. */
 gboolean wk_class_vertices (const gfloat *pos, const gfloat *uv, const gfloat *normal,
-                            guint n, WkClassVertices *out, GError **error);
+                            guint n, const char *kind, gint o_class,
+                            WkClassVertices *out, GError **error);
 void wk_class_vertices_clear (WkClassVertices *v);
 G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (WkClassVertices, wk_class_vertices_clear)
 

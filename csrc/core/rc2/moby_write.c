@@ -162,11 +162,9 @@ wk_moby_class_build (const WkMobyNew *in, GError **error)
   if (in->n == 0 || in->ntri == 0 || in->ntri > 4096)
     LIMIT ("%u vertices and %u triangles (1..4096 triangles)", in->n, in->ntri);
   g_auto (WkClassVertices) cv = { 0 };
-  if (!wk_class_vertices (in->pos, in->uv, in->normal, in->n, &cv, error))
-    {
-      wk_error_prefix (error, "moby class %d", in->o_class);
-      return NULL;
-    }
+  if (!wk_class_vertices (in->pos, in->uv, in->normal, in->n, "moby", in->o_class, &cv,
+                          error))
+    return NULL;
   const gint16 *q = cv.pos, *st = cv.st;
   g_autofree guint8 *azel = g_new (guint8, 2 * (gsize) in->n);
   for (guint i = 0; i < in->n; i++)

@@ -160,11 +160,9 @@ wk_shrub_class_build (const WkShrubNew *in, GError **error)
   if (in->n == 0 || in->ntri == 0 || in->ntri > 4096)
     LIMIT ("%u vertices and %u triangles (1..4096 triangles)", in->n, in->ntri);
   g_auto (WkClassVertices) cv = { 0 };
-  if (!wk_class_vertices (in->pos, in->uv, in->normal, in->n, &cv, error))
-    {
-      wk_error_prefix (error, "shrub class %d", in->o_class);
-      return NULL;
-    }
+  if (!wk_class_vertices (in->pos, in->uv, in->normal, in->n, "shrub", in->o_class, &cv,
+                          error))
+    return NULL;
   const gint16 *q = cv.pos, *st = cv.st;
   gdouble table[WK_SHRUB_NORMALS][3];
   normal_table (table);

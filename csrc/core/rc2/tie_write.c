@@ -138,11 +138,9 @@ wk_tie_class_build (const WkTieNew *in, GError **error)
   if (in->n == 0 || in->nstrips == 0 || in->nstrips > 4096)
     LIMIT ("%u vertices and %u strips (a class needs 1..4096 strips)", in->n, in->nstrips);
   g_auto (WkClassVertices) cv = { 0 };
-  if (!wk_class_vertices (in->pos, in->uv, NULL, in->n, &cv, error))
-    {
-      wk_error_prefix (error, "tie class %d", in->o_class);
-      return NULL;
-    }
+  if (!wk_class_vertices (in->pos, in->uv, NULL, in->n, "tie", in->o_class, &cv,
+                          error))
+    return NULL;
   const gint16 *q = cv.pos, *st = cv.st;
   g_autofree guint *strip_start = g_new (guint, in->nstrips);
   guint used = 0, tris = 0, textures = 0;
