@@ -1,23 +1,41 @@
 """Which meshes the user changed since the import, as Blender reports them,
-so the export reads only those (docs/blender.md "Speed"; the RC2 terrain
-and collision meshes: docs/blender-rc2.md "Speed").
+so the export reads only those (docs/blender.md "Speed",
+docs/performance-eng-export.md; the RC2 terrain and collision meshes:
+docs/blender-rc2.md "Speed").
 
-Blender tags a mesh for re-evaluation whenever its data is changed through
-the UI or through Python (element sets, foreach_set, bmesh.to_mesh,
-attributes: tests/blender/test_edit_track.py checks each), and reports it
-in depsgraph_update_post when the depsgraph evaluates it. A mesh that no
-visible object shows is not evaluated, and its change is reported only
-once it is shown again; such meshes are never trusted here.
+What Blender tells (bpy 4.5, 5.0 and 5.3 alike; tests/blender/
+test_edit_track.py holds each kind of edit to it):
 
-An import records, per mesh it made, its element counts and positions
+- A mesh's data changed through the UI or Python (element and attribute
+  sets, foreach_set, bmesh.to_mesh, transform, material slots, adding or
+  removing attributes, UV layers and their names) tags the mesh. A mesh
+  that a visible object shows is evaluated and reported in
+  depsgraph_update_post (`depsgraph.updates`); one that no object in the
+  view layer's depsgraph shows (an excluded Collision collection, a
+  disabled object) is not reported, but the tag still sets
+  `depsgraph.id_type_updated('MESH')` of the next evaluation, and the
+  mesh is reported when it is shown again.
+- Not tagged at all: the topology set element by element through RNA
+  (`MeshLoop.vertex_index`, `MeshPolygon.vertices`, `MeshPolygon.
+  loop_start`), the renaming of a (colour) attribute, and
+  `vertices.add` etc. (which change the counts). These the check below reads.
+
+The rule. An import records, per mesh it made, its element counts, its
+corners (`.corner_vert`, each mesh from 0), its faces' first corners
+(`loop_start`) and which of the attributes the export reads by name it has
 (an Imported session; the RC2 export instead records the terrain and
-collision meshes each export found to be the base level's, for the next). The export trusts a mesh as unchanged when all of
-this holds: the session is of this level collection and of the base file
-as it is on disk, the handler ran all along, Blender has not reported the
-mesh since the import, an object of the level that shows it is visible,
-its custom properties and material slots are the import's, and its counts
-and positions (read again: one foreach_get per mesh) are the recorded
-ones. Every other mesh is read whole and compared with the base level."""
+collision meshes each export found to be the base level's, for the next),
+and the number of evaluations so far that had a mesh tagged (`_mesh_tags`).
+The export trusts a mesh as unchanged when all of this holds: the session
+is of this level collection and of the base file as it is on disk, the
+handler ran all along, its custom properties and material slots are the
+import's, its counts, corners, face starts and named attributes are the
+recorded ones (one foreach_get each of corners and face starts per mesh),
+and either an object of the level that shows it is visible and Blender has
+not reported the mesh since the import, or (shown by no visible object)
+no evaluation since the record had any mesh tagged. Every other mesh is
+read whole and compared with the base level; when that finds every mesh
+of a record unchanged, the record counts from then on (`rearm`)."""
 from __future__ import annotations
 
 import os
@@ -27,16 +45,23 @@ import numpy as np
 from bpy.app.handlers import persistent
 
 from .materials_map import PROP_ENTRIES, PROP_GROUND
-from .mesh_build import ranges, starts
 
 FAST = bpy.app.version >= (4, 0, 0)
 
 _dirty: set[int] = set()        # session_uid of meshes Blender evaluated since their import
 _sessions: dict[int, "Imported"] = {}    # level collection session_uid -> what it made
+_mesh_tags = 0                  # evaluations so far that had any mesh tagged
+
+
+def mesh_tags() -> int:
+    return _mesh_tags
 
 
 @persistent
 def _on_update(_scene, depsgraph):
+    global _mesh_tags
+    if depsgraph.id_type_updated("MESH"):
+        _mesh_tags += 1
     for u in depsgraph.updates:
         if u.is_updated_geometry and isinstance(u.id, bpy.types.Mesh):
             _dirty.add(u.id.original.session_uid)
@@ -76,19 +101,62 @@ def _file_key(path) -> tuple | None:
 
 
 class MeshRecord:
-    """Counts and positions of meshes as an import made them, and the
-    custom properties and material slots it gave each."""
+    """What the check of unchanged() compares, for meshes as an import (or
+    an export that found them unchanged) saw them: counts (G,3), corners
+    (each mesh from 0) with l_start (G+1,), faces' first corners (each mesh
+    from 0) with f_start (G+1,), the custom properties given to each, and
+    which of `names` (attributes the export reads by name) each has.
+    epoch: mesh_tags() when the meshes were last known to be as recorded."""
 
-    def __init__(self, meshes, props, positions: np.ndarray, v_start: np.ndarray,
-                 has_color=None):
+    def __init__(self, meshes, props, corner_vert: np.ndarray, l_start: np.ndarray,
+                 loop_start: np.ndarray, f_start: np.ndarray, has_color=None,
+                 names: tuple = ()):
         self.index = {me.session_uid: k for k, me in enumerate(meshes)}
         self.counts = np.array([(len(me.vertices), len(me.loops), len(me.polygons))
                                 for me in meshes], np.int64).reshape(-1, 3)
         self.props = np.asarray(props, np.int64).reshape(len(meshes), -1)
-        self.positions = np.ascontiguousarray(positions, np.float32).reshape(-1, 3)
-        self.v_start = np.asarray(v_start, np.int64)
+        self.corner_vert = np.ascontiguousarray(corner_vert, np.int32)
+        self.l_start = np.asarray(l_start, np.int64)
+        self.loop_start = np.ascontiguousarray(loop_start, np.int32)
+        self.f_start = np.asarray(f_start, np.int64)
         self.has_color = (np.zeros(len(meshes), bool) if has_color is None
                           else np.asarray(has_color, bool))
+        self.names = tuple(names)
+        self.present = present(meshes, self.names)
+        self.epoch = -1             # set by remember()
+
+    @classmethod
+    def of_arrays(cls, meshes, props, arr, has_color=None, names=()) -> "MeshRecord":
+        """The record of meshes build_meshes made from MeshArrays arr."""
+        corner_start = arr.face_start[arr.f_start]
+        nl = np.diff(corner_start)
+        g_of_corner = np.repeat(np.arange(len(nl)), nl)
+        nf = np.diff(arr.f_start)
+        local = arr.face_start[:-1] - np.repeat(corner_start[:-1], nf)
+        return cls(meshes, props, arr.corner_vert - arr.v_start[g_of_corner], corner_start,
+                   local, arr.f_start, has_color, names)
+
+
+def present(meshes, names) -> np.ndarray:
+    """(G, len(names)) bool: which of the attributes names each mesh has."""
+    out = np.zeros((len(meshes), len(names)), bool)
+    for g, me in enumerate(meshes):
+        at = me.attributes
+        for j, n in enumerate(names):
+            out[g, j] = n in at
+    return out
+
+
+def _topology(me, nl: int, nf: int):
+    cv = np.empty(nl, np.int32)
+    ls = np.empty(nf, np.int32)
+    if FAST:
+        if nl:
+            me.attributes[".corner_vert"].data.foreach_get("value", cv)
+    else:
+        me.loops.foreach_get("vertex_index", cv)
+    me.polygons.foreach_get("loop_start", ls)
+    return cv, ls
 
 
 def stands_for(material) -> tuple:
@@ -105,14 +173,11 @@ def stands_for(material) -> tuple:
 
 def record_one(ob, props) -> MeshRecord:
     """The record of the mesh of ob as it is now (props: a list of ints,
-    what unchanged_one() compares)."""
+    what unchanged_one() compares; every attribute name is watched)."""
     me = ob.data
-    pos = np.empty(len(me.vertices) * 3, np.float32)
-    if FAST:
-        me.attributes["position"].data.foreach_get("vector", pos)
-    else:
-        me.vertices.foreach_get("co", pos)
-    return MeshRecord([me], [props], pos, np.zeros(1, np.int64))
+    cv, ls = _topology(me, len(me.loops), len(me.polygons))
+    return MeshRecord([me], [props], cv, [0, len(cv)], ls, [0, len(ls)],
+                      names=tuple(me.attributes.keys()))
 
 
 def unchanged_one(rec: MeshRecord | None, ob, props) -> bool:
@@ -146,7 +211,21 @@ def remember(context, root, imported: Imported) -> None:
     for rec in (imported.tiles, imported.collision):
         if rec is not None:
             _dirty.difference_update(rec.index)
+            rec.epoch = _mesh_tags
     _sessions[root.session_uid] = imported
+
+
+def rearm(rec: MeshRecord | None, meshes, unchanged: np.ndarray, epoch: int) -> None:
+    """An export read `meshes` whole at mesh_tags() == epoch and found
+    those of `unchanged` to be the base level's: if that is every mesh of
+    the record, they are known to be as recorded from then on (their data
+    as recorded is what the record's check compares; a tag after the read
+    moves mesh_tags() on)."""
+    if rec is None or not len(meshes) or not np.all(unchanged):
+        return
+    if {me.session_uid for me in meshes} >= rec.index.keys():
+        rec.epoch = epoch
+        _dirty.difference_update(rec.index)
 
 
 def session_for(coll, base_file) -> Imported | None:
@@ -169,12 +248,10 @@ def materials_as_imported(s: Imported) -> bool:
 
 
 def unchanged(rec: MeshRecord | None, meshes, props: np.ndarray, users) -> np.ndarray:
-    """(G,) bool: the meshes (of `meshes`) this session can vouch for:
-    made by the import, not reported since, shown by a visible object of
-    the level (users[g]: the level's objects showing mesh g), with the
-    import's properties (props (G,P)), and their counts and positions as
-    recorded. Material slots are not compared: changing them tags the
-    mesh (tests/blender/test_edit_track.py)."""
+    """(G,) bool: the meshes (of `meshes`) this session can vouch for, by
+    the rule of this module's docstring (users[g]: the level's objects
+    showing mesh g; props (G,P) as recorded). Material slots are not
+    compared: changing them tags the mesh (tests/blender/test_edit_track.py)."""
     g = len(meshes)
     out = np.zeros(g, bool)
     if rec is None or not g:
@@ -183,9 +260,13 @@ def unchanged(rec: MeshRecord | None, meshes, props: np.ndarray, users) -> np.nd
     k = np.array([index.get(me.session_uid, -1) for me in meshes], np.int64)
     props = np.asarray(props, np.int64).reshape(g, -1)
     cand = (k >= 0) & (props == rec.props[np.maximum(k, 0)]).all(axis=1)
+    quiet = rec.epoch == _mesh_tags          # no mesh tagged since the record
     for i in np.flatnonzero(cand).tolist():
-        cand[i] = meshes[i].session_uid not in _dirty and any(
-            ob.visible_get() for ob in users[i])
+        me = meshes[i]
+        if any(ob.visible_get() for ob in users[i]):
+            cand[i] = me.session_uid not in _dirty
+        else:
+            cand[i] = quiet
     idx = np.flatnonzero(cand)
     if not len(idx):
         return out
@@ -194,19 +275,16 @@ def unchanged(rec: MeshRecord | None, meshes, props: np.ndarray, users) -> np.nd
     counts = np.array([(len(me.vertices), len(me.loops), len(me.polygons)) for me in sub],
                       np.int64).reshape(-1, 3)
     ok = (counts == rec.counts[kk]).all(axis=1)
-    nv = np.where(ok, counts[:, 0], 0)
-    vs = starts(nv).tolist()
-    buf = np.empty((vs[-1], 3), np.float32)
-    flat = buf.reshape(-1)
+    if rec.names:
+        ok &= (present(sub, rec.names) == rec.present[kk]).all(axis=1)
+    l_start, f_start = rec.l_start, rec.f_start
     for j, me in enumerate(sub):
-        if vs[j + 1] > vs[j]:
-            dst = flat[3 * vs[j]:3 * vs[j + 1]]
-            if FAST:
-                me.attributes["position"].data.foreach_get("vector", dst)
-            else:
-                me.vertices.foreach_get("co", dst)
-    diff = (buf != rec.positions[ranges(rec.v_start[kk], nv)]).any(axis=1)
-    moved = np.bincount(np.repeat(np.arange(len(sub)), nv), weights=diff,
-                        minlength=len(sub)) > 0
-    out[idx] = ok & ~moved
+        if not ok[j]:
+            continue
+        r = int(kk[j])
+        nl, nf = int(counts[j, 1]), int(counts[j, 2])
+        cv, ls = _topology(me, nl, nf)
+        ok[j] = (np.array_equal(cv, rec.corner_vert[l_start[r]:l_start[r + 1]])
+                 and np.array_equal(ls, rec.loop_start[f_start[r]:f_start[r + 1]]))
+    out[idx] = ok
     return out

@@ -153,12 +153,15 @@ def collision_changes(base, meshes, track=None):
     model = np.array([_int_prop(me, PROP_MODEL) for me in meshes], np.int64)
     changed = np.zeros(g, bool)
     trusted = np.zeros(g, bool)
+    epoch = edit_track.mesh_tags()
     if track is not None:
         rec, users = track
         trusted = edit_track.unchanged(rec, meshes, model.reshape(-1, 1), users)
     rest = np.flatnonzero(~trusted)
     if len(rest):
         changed[rest] = _read_collision([meshes[i] for i in rest.tolist()], base, model[rest])
+        if track is not None:           # all as the base level: trusted from here on
+            edit_track.rearm(track[0], meshes, ~changed, epoch)
     return changed, model
 
 

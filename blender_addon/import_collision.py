@@ -67,7 +67,7 @@ def collision_meshes(lvl, created, level: str, model_ids, notes: list, tiles_of)
     for m, me in zip(ms.tolist(), meshes):
         me[PROP_MODEL] = m
         out[m] = me
-    return out, MeshRecord(meshes, ms.reshape(-1, 1), arr.positions, arr.v_start)
+    return out, MeshRecord.of_arrays(meshes, ms.reshape(-1, 1), arr, names=(ATTR_MATERIAL,))
 
 
 def _few(tiles) -> str:

@@ -21,8 +21,8 @@ from .import_collision import child_name, child_tiles, collision_meshes, setup_c
 from .import_eng_objects import import_objects
 from .eng_materials import PROP_PAGE
 from .edit_track import MeshRecord
-from .import_tiles import (PROP_COLOR_TILE, PROP_MODEL, TileLayout, mesh_names,
-                           place_objects, tile_mesh_arrays)
+from .import_tiles import (ATTR_FLAGS, ATTR_TEXTURE, PROP_COLOR_TILE, PROP_MODEL, TileLayout,
+                           mesh_names, place_objects, tile_mesh_arrays)
 from .import_zones import PROP_ZONE, zone_mesh_arrays
 from .materials_map import PROP_ENTRIES
 from .mesh_build import build_meshes
@@ -186,9 +186,10 @@ def _import(context, lvl, created, name, collision, objects, vertex_colors, merg
         level_obs, coll_obs = obs[:len(tile_names)], obs[len(tile_names):]
         place_objects(level_obs, tiles, layout)
         setup_children(coll_obs, [level_obs[t] for t in with_child], cmodel)
-        trec = MeshRecord(meshes, np.stack([layout.model, layout.rep], axis=1),
-                          arr.positions, arr.v_start,
-                          np.full(len(meshes), materials.COLOR_ATTR in arr.point_colors))
+        trec = MeshRecord.of_arrays(
+            meshes, np.stack([layout.model, layout.rep], axis=1), arr,
+            np.full(len(meshes), materials.COLOR_ATTR in arr.point_colors),
+            names=(materials.COLOR_ATTR, materials.COLOR2_ATTR, ATTR_TEXTURE, ATTR_FLAGS))
         prog.update(3)
     obj_obs = import_objects(context, lvl, created, name, mats, notes) if objects else []
     prog.update(4)

@@ -1,9 +1,11 @@
 """The export reads again only the meshes Blender reported as changed since
 the import (blender_addon/edit_track.py). These tests hold it to that: every
 kind of Python edit reaches the written level (Blender tags the mesh, or the
-export reads it anyway), an unchanged scene reads no tile mesh whole, and
-what the depsgraph cannot see (a disabled object, an excluded Collision
-collection, a base file changed on disk) is read whole."""
+export's check of corners, face starts and attribute names finds it), an
+unchanged scene reads no mesh whole, the meshes of an excluded Collision
+collection are trusted only while no mesh at all was tagged, and what the
+depsgraph cannot see otherwise (a disabled object, a base file changed on
+disk) is read whole."""
 from __future__ import annotations
 
 import os
@@ -71,7 +73,23 @@ EDITS = {
     "face flags foreach_set": _flags,
     "material slot": lambda me: me.materials.__setitem__(0, _other_material(me)),
     "bmesh.to_mesh": bmesh_move,
+    # RNA item sets of the topology: Blender tags nothing for these
+    # (docs/blender.md "Speed"); the export's cheap check reads corner_vert
+    "loop vertex_index": lambda me: setattr(me.loops[0], "vertex_index",
+                                            me.loops[1].vertex_index),
+    "polygon vertices": lambda me: setattr(me.polygons[0], "vertices",
+                                           tuple(reversed(me.polygons[0].vertices))),
+    "attribute renamed": lambda me: setattr(me.attributes["wadkit_face_flags"], "name", "flags"),
 }
+
+
+def _shift_face_start(me):
+    """A triangle next to a quad becomes the quad and the quad the triangle
+    (MeshPolygon.loop_start of the second moved by one corner: the one
+    valid loop_start edit, face starts must rise)."""
+    sizes = [p.loop_total for p in me.polygons]
+    i = next(i for i in range(len(sizes) - 1) if {sizes[i], sizes[i + 1]} == {3, 4})
+    me.polygons[i + 1].loop_start += 1 if sizes[i] == 3 else -1
 
 
 @pytest.mark.parametrize("edit", sorted(EDITS))
@@ -88,14 +106,58 @@ def test_every_python_edit_reaches_the_file(scene, small, tmp_path, edit, reads)
     assert reads["tiles"] == [1]
 
 
-def test_unchanged_scene_reads_no_tile_mesh(scene, small, tmp_path, reads):
+def test_unchanged_scene_reads_no_mesh(scene, small, tmp_path, reads):
+    """Nothing edited: no tile mesh and (no mesh tagged since the import) no
+    collision mesh of the excluded Collision collection is read whole."""
     load(small)
     how, _ = export(tmp_path / "o.wad")
     assert how == "unchanged"
-    assert reads["tiles"] == []
-    # the Collision collection is out of the view layer: its meshes are read
-    assert reads["collision"] == [len({c.data for c in bpy.data.objects
-                                       if "wadkit_collision" in c})]
+    assert reads["tiles"] == [] and reads["collision"] == []
+    assert (tmp_path / "o.wad").read_bytes() == open(small, "rb").read()
+
+
+def _n_collision_meshes():
+    return len({c.data for c in bpy.data.objects if "wadkit_collision" in c})
+
+
+def test_excluded_collision_read_after_any_mesh_tag(scene, small, tmp_path, reads):
+    """A tile edit tags a mesh: Blender cannot say which, so the excluded
+    collision meshes are read whole once; found unchanged, they are trusted
+    again by the next export."""
+    load(small)
+    nudge(tile_object("small", 1).data.attributes["position"].data, "vector", 3, 2)
+    how, _ = export(tmp_path / "o.wad")
+    assert how != "unchanged" and "collision" not in how
+    assert reads["collision"] == [_n_collision_meshes()]
+    export(tmp_path / "p.wad")
+    assert reads["collision"] == [_n_collision_meshes()]
+
+
+COLLISION_EDITS = {
+    "vertex co": EDITS["vertex co"],
+    "position foreach_set": lambda me: nudge(me.attributes["position"].data, "vector", 3, 2,
+                                             0.1),
+    "bmesh.to_mesh": bmesh_move,
+    "ground material item": lambda me: setattr(
+        me.attributes["wadkit_material"].data[0], "value",
+        me.attributes["wadkit_material"].data[0].value ^ 1),
+    "loop vertex_index": EDITS["loop vertex_index"],
+    "polygon vertices": EDITS["polygon vertices"],
+    "polygon loop_start": _shift_face_start,
+}
+
+
+@pytest.mark.parametrize("edit", sorted(COLLISION_EDITS))
+def test_excluded_collision_edit_kinds_are_written(scene, small, tmp_path, edit):
+    """Each kind of script edit of a mesh of the excluded Collision
+    collection (tagged or not) reaches the file."""
+    load(small)
+    ch = collision_child(tile_object("small", 0))
+    COLLISION_EDITS[edit](ch.data)
+    out = tmp_path / "o.wad"
+    how, _ = export(out)
+    assert "collision" in how
+    assert out.read_bytes() != open(small, "rb").read()
 
 
 def test_shown_collision_is_tracked(scene, small, tmp_path, reads):
@@ -169,3 +231,14 @@ def test_no_tracking_without_the_handler(scene, small, tmp_path, reads):
         edit_track.register()
     assert how != "unchanged"
     assert reads["tiles"] == [len({o.data for o in bpy.data.objects if "wadkit_tile" in o})]
+
+
+def test_excluded_collision_renamed_attribute_is_read(scene, small, tmp_path, reads):
+    """Renaming wadkit_material tags nothing; the check of attribute names
+    finds it and the mesh is read whole (its faces' ground materials then
+    come from their material slots: the same, so the level is unchanged)."""
+    load(small)
+    ch = collision_child(tile_object("small", 0))
+    ch.data.attributes["wadkit_material"].name = "ground"
+    export(tmp_path / "o.wad")
+    assert reads["collision"] == [1]
