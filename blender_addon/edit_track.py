@@ -30,7 +30,8 @@ The export trusts a mesh as unchanged when all of this holds: the session
 is of this level collection and of the base file as it is on disk, the
 handler ran all along, its custom properties and material slots are the
 import's, its counts, corners, face starts and named attributes are the
-recorded ones (one foreach_get each of corners and face starts per mesh),
+recorded ones (one foreach_get of corners per mesh, one of face starts
+per mesh that has faces other than triangles),
 and either an object of the level that shows it is visible and Blender has
 not reported the mesh since the import, or (shown by no visible object)
 no evaluation since the record had any mesh tagged. Every other mesh is
@@ -45,6 +46,7 @@ import numpy as np
 from bpy.app.handlers import persistent
 
 from .materials_map import PROP_ENTRIES, PROP_GROUND
+from .mesh_build import ranges, starts
 
 FAST = bpy.app.version >= (4, 0, 0)
 
@@ -147,15 +149,20 @@ def present(meshes, names) -> np.ndarray:
     return out
 
 
+def _corner_getter():
+    """get(me, out): a mesh's corners (corner_vert, from 0) into out."""
+    if FAST:
+        return lambda me, out: me.attributes[".corner_vert"].data.foreach_get("value", out)
+    return lambda me, out: me.loops.foreach_get("vertex_index", out)
+
+
 def _topology(me, nl: int, nf: int):
     cv = np.empty(nl, np.int32)
     ls = np.empty(nf, np.int32)
-    if FAST:
-        if nl:
-            me.attributes[".corner_vert"].data.foreach_get("value", cv)
-    else:
-        me.loops.foreach_get("vertex_index", cv)
-    me.polygons.foreach_get("loop_start", ls)
+    if nl:
+        _corner_getter()(me, cv)
+    if nf:
+        me.polygons.foreach_get("loop_start", ls)
     return cv, ls
 
 
@@ -262,11 +269,8 @@ def unchanged(rec: MeshRecord | None, meshes, props: np.ndarray, users) -> np.nd
     cand = (k >= 0) & (props == rec.props[np.maximum(k, 0)]).all(axis=1)
     quiet = rec.epoch == _mesh_tags          # no mesh tagged since the record
     for i in np.flatnonzero(cand).tolist():
-        me = meshes[i]
-        if any(ob.visible_get() for ob in users[i]):
-            cand[i] = me.session_uid not in _dirty
-        else:
-            cand[i] = quiet
+        cand[i] = meshes[i].session_uid not in _dirty and (
+            quiet or any(ob.visible_get() for ob in users[i]))
     idx = np.flatnonzero(cand)
     if not len(idx):
         return out
@@ -277,14 +281,30 @@ def unchanged(rec: MeshRecord | None, meshes, props: np.ndarray, users) -> np.nd
     ok = (counts == rec.counts[kk]).all(axis=1)
     if rec.names:
         ok &= (present(sub, rec.names) == rec.present[kk]).all(axis=1)
-    l_start, f_start = rec.l_start, rec.f_start
+    # corners and face starts of the candidates, back to back, in one compare
+    nl = np.where(ok, counts[:, 1], 0)
+    # the face starts of a mesh of triangles only cannot change while its
+    # counts do not (every face needs three corners): read for the others
+    nf = np.where(ok & (counts[:, 1] != 3 * counts[:, 2]), counts[:, 2], 0)
+    ls_, fs_ = starts(nl), starts(nf)
+    cv = np.empty(int(ls_[-1]), np.int32)
+    lsb = np.empty(int(fs_[-1]), np.int32)
+    get_cv = _corner_getter()
     for j, me in enumerate(sub):
-        if not ok[j]:
-            continue
-        r = int(kk[j])
-        nl, nf = int(counts[j, 1]), int(counts[j, 2])
-        cv, ls = _topology(me, nl, nf)
-        ok[j] = (np.array_equal(cv, rec.corner_vert[l_start[r]:l_start[r + 1]])
-                 and np.array_equal(ls, rec.loop_start[f_start[r]:f_start[r + 1]]))
+        l0, l1, f0, f1 = ls_[j], ls_[j + 1], fs_[j], fs_[j + 1]
+        if l1 > l0:
+            get_cv(me, cv[l0:l1])
+        if f1 > f0:
+            me.polygons.foreach_get("loop_start", lsb[f0:f1])
+    bad = np.zeros(len(sub), bool)
+    if len(cv):
+        diff = cv != rec.corner_vert[ranges(rec.l_start[kk], nl)]
+        bad |= np.bincount(np.repeat(np.arange(len(sub)), nl), weights=diff,
+                           minlength=len(sub)) > 0
+    if len(lsb):
+        diff = lsb != rec.loop_start[ranges(rec.f_start[kk], nf)]
+        bad |= np.bincount(np.repeat(np.arange(len(sub)), nf), weights=diff,
+                           minlength=len(sub)) > 0
+    ok &= ~bad
     out[idx] = ok
     return out

@@ -280,14 +280,22 @@ class TextEdits:
         images that were painted are written back, and every material that
         faces of these objects use and the import did not make is resolved.
         Looks at bpy.data's images and materials first (a few dozen), at the
-        objects only when a material of the user's is in the file."""
+        objects only when a material of the user's is in the file, and then
+        only at those whose mesh or slots hold it."""
         import bpy
         self.paint([img for img in bpy.data.images if PROP_PAGE in img])
         mats = {m.as_pointer(): m for m in bpy.data.materials
                 if m.users and PROP_GROUND not in m and not self.is_import_material(m)}
         if not mats:
             return
-        used = _used_materials([o for o in objects if o.type == "MESH"], set(mats))
+        # only objects whose mesh (or whose own slots) use one of them: one
+        # bpy.data.user_map call instead of a look at every object's slots
+        users = bpy.data.user_map(subset=list(mats.values()), value_types={"MESH", "OBJECT"})
+        holders = {u.as_pointer() for us in users.values() for u in us}
+        if not holders:
+            return
+        used = _used_materials([o for o in objects if o.type == "MESH" and (
+            o.data.as_pointer() in holders or o.as_pointer() in holders)], set(mats))
         for k, m in mats.items():
             if k in used:
                 self.resolve(m, f"object {used[k].name!r}, material {m.name!r}")
