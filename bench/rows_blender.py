@@ -98,9 +98,9 @@ def rows(rounds: int, quick: bool, workdir: str, wad_path: str) -> list[Row]:
             "wm.obj_export of the same scene", r["export"], r["obj_export"],
             ratio=r["export"] / r["obj_export"], target=0.5, kind="max",
             note="nothing edited: the meshes Blender reported no change of since the "
-                 "import are checked by their positions, the others (the Collision "
-                 "collection, left out of the view layer) read whole; the level "
-                 "written as it was"
+                 "import (the Collision collection, left out of the view layer: no mesh "
+                 "tagged since) are checked by their counts, corners and attribute "
+                 "names (blender_addon/edit_track.py); the level written as it was"
             ).judge(),
     ]
     name = "Blender export modified vs obj_export"
