@@ -41,8 +41,12 @@ fuzz: fuzz-build
 
 # The CI smoke (part of `make test`): each harness for FUZZ_SMOKE_SECONDS,
 # FUZZ_JOBS of them at a time (default: one per core); xargs fails (exit
-# 123) when any harness failed, after the others have finished.
+# 123) when any harness failed, after the others have finished; then
+# fuzz/report.sh prints each failure's message and input last, where a CI
+# log's tail shows it.
 FUZZ_JOBS ?= $(shell nproc 2>/dev/null || echo 1)
 fuzz-smoke: fuzz-build
 	$(VPY) fuzz/seeds.py $(FUZZ_OUT)/seeds
-	printf '%s\n' $(FUZZ_TARGETS) | xargs -P $(FUZZ_JOBS) -I{} fuzz/run.sh {} $(FUZZ_SMOKE_SECONDS)
+	rm -rf $(FUZZ_OUT)/failed
+	printf '%s\n' $(FUZZ_TARGETS) | xargs -P $(FUZZ_JOBS) -I{} fuzz/run.sh {} $(FUZZ_SMOKE_SECONDS) \
+	  || { fuzz/report.sh; exit 1; }

@@ -7,7 +7,8 @@ set -eu
 name=$1 seconds=$2
 shift 2
 out=build/fuzz
-mkdir -p "$out/corpus/$name" "$out/crashes/$name" "$out/logs" "$out/seeds/$name"
+mkdir -p "$out/corpus/$name" "$out/crashes/$name" "$out/logs" "$out/seeds/$name" "$out/failed"
+rm -f "$out/failed/$name"
 dict=""
 [ -f "fuzz/$name.dict" ] && dict="-dict=fuzz/$name.dict"
 # fuzz/NAME.options: extra libFuzzer options for one harness (e.g. -max_len)
@@ -26,5 +27,6 @@ grep -E '^(stat::number_of_executed_units|stat::peak_rss_mb)|^#[0-9]+[[:space:]]
 if [ "$rc" != 0 ]; then
     echo "fuzz $name FAILED (exit $rc); tail of $log:" >&2
     tail -n 40 "$log" >&2
+    : >"$out/failed/$name"
     exit 1
 fi

@@ -527,3 +527,27 @@ def test_level_class_objects_decode_their_meshes():
     start = where["class_offsets"]["tie"][1]
     _, _, verts = _tie_packet0(broken.bytes())
     assert e.value.offset == start + verts
+
+
+@pytest.mark.parametrize("make, decode, at", [
+    (T.sample_class, rc2.tie_mesh, 0x40),
+    (S.sample_class, rc2.shrub_mesh, 0x20),
+    (M.sample_class, rc2.moby_mesh, 0x24),
+])
+def test_a_scale_that_would_overflow_a_position_is_refused(make, decode, at):
+    """Fuzz-found (rc2_class_mesh): a finite scale near the float maximum
+    made s16 · scale / 1024 infinite. The largest scale whose 32768 ·
+    scale / 1024 is still a float decodes to finite positions; the next
+    float up is a FormatError at the scale."""
+    b = bytearray(make().bytes())
+    fmax = np.finfo(np.float32).max
+    limit = np.float32(fmax / 32)                 # 32768 / 1024
+    while float(limit) / 1024 * 32768 > float(fmax):
+        limit = np.nextafter(limit, np.float32(0))
+    struct.pack_into("<f", b, at, float(limit))
+    m = decode(bytes(b))
+    assert np.isfinite(m["positions"]).all()
+    struct.pack_into("<f", b, at, float(np.nextafter(limit, np.float32(np.inf))))
+    fails(decode, bytes(b), match="scale", at=at)
+    struct.pack_into("<f", b, at, 3.0e38)
+    fails(decode, bytes(b), match="scale", at=at)

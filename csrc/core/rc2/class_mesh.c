@@ -69,10 +69,15 @@ wk_class_head (const guint8 *data, gsize size, gint64 base, guint lod,
       return FALSE;
     }
   *scale = wk_lef32 (data + scale_at);
-  if (!(isfinite (*scale) && *scale > 0))
+  /* a position is s16 · scale / WK_RC2_POS_ONE: the largest, 32768 of
+   * them, must still be a float (fuzz-found: a scale near FLT_MAX gave
+   * infinite positions) */
+  if (!(isfinite (*scale) && *scale > 0
+        && (gdouble) (*scale / WK_RC2_POS_ONE) * 32768.0 <= G_MAXFLOAT))
     {
       wk_set_error (error, WK_ERROR_FORMAT, base + (gint64) scale_at,
-                    "scale %g", *scale);
+                    "scale %g (positive, and small enough that 32768 · "
+                    "scale / %g is a float)", *scale, WK_RC2_POS_ONE);
       return FALSE;
     }
   return TRUE;

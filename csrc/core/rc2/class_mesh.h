@@ -67,8 +67,9 @@ gboolean wk_class_span (gsize size, gint64 base, gint64 field, gint64 offset,
 
 /* The start every class kind shares: FALSE with an ARGUMENT error unless
  * lod < lods, with a FORMAT error unless the class holds its header
- * (header bytes) and the f32 scale at scale_at is a positive finite
- * number, stored in *scale. kind names it ("tie"). */
+ * (header bytes) and the f32 scale at scale_at is a positive number
+ * small enough that every s16 position it scales is a finite float,
+ * stored in *scale. kind names it ("tie"). */
 gboolean wk_class_head (const guint8 *data, gsize size, gint64 base,
                         guint lod, guint lods, gsize header, gsize scale_at,
                         const char *kind, gfloat *scale, GError **error);
