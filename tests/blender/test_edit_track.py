@@ -242,3 +242,17 @@ def test_excluded_collision_renamed_attribute_is_read(scene, small, tmp_path, re
     ch.data.attributes["wadkit_material"].name = "ground"
     export(tmp_path / "o.wad")
     assert reads["collision"] == [1]
+
+
+def test_excluded_collision_edit_after_a_rearm_is_written(scene, small, tmp_path, reads):
+    """An export that read the collision whole and found it unchanged trusts
+    it again; a script's edit of a collision mesh after that tags a mesh,
+    so the next export reads the collision again and writes the edit."""
+    load(small)
+    nudge(tile_object("small", 1).data.attributes["position"].data, "vector", 3, 2)
+    export(tmp_path / "o.wad")                       # reads the collision, re-arms
+    ch = collision_child(tile_object("small", 0))
+    nudge(ch.data.attributes["position"].data, "vector", 3, 2, 0.1)
+    how, _ = export(tmp_path / "p.wad")
+    assert "collision" in how
+    assert reads["collision"] == [_n_collision_meshes()] * 2
