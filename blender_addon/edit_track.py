@@ -46,6 +46,7 @@ import numpy as np
 from bpy.app.handlers import persistent
 
 from .materials_map import PROP_ENTRIES, PROP_GROUND
+from .export_batch import segment_any
 from .mesh_build import ranges, starts
 
 FAST = bpy.app.version >= (4, 0, 0)
@@ -296,15 +297,7 @@ def unchanged(rec: MeshRecord | None, meshes, props: np.ndarray, users) -> np.nd
             get_cv(me, cv[l0:l1])
         if f1 > f0:
             me.polygons.foreach_get("loop_start", lsb[f0:f1])
-    bad = np.zeros(len(sub), bool)
-    if len(cv):
-        diff = cv != rec.corner_vert[ranges(rec.l_start[kk], nl)]
-        bad |= np.bincount(np.repeat(np.arange(len(sub)), nl), weights=diff,
-                           minlength=len(sub)) > 0
-    if len(lsb):
-        diff = lsb != rec.loop_start[ranges(rec.f_start[kk], nf)]
-        bad |= np.bincount(np.repeat(np.arange(len(sub)), nf), weights=diff,
-                           minlength=len(sub)) > 0
-    ok &= ~bad
+    ok &= ~segment_any(cv != rec.corner_vert[ranges(rec.l_start[kk], nl)], ls_)
+    ok &= ~segment_any(lsb != rec.loop_start[ranges(rec.f_start[kk], nf)], fs_)
     out[idx] = ok
     return out
