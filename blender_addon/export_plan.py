@@ -216,8 +216,14 @@ class TilePlan:
                 for o in members:
                     if o.new_tile is None and state[id(o)][3]:
                         cur = base.tile_colors(o.tile)
-                        call(ed.set_colors, o.name, o.tile,
-                             tile_color_bytes(self._data(o), cur, cur.shape[1]), name=o.name)
+                        c = tile_color_bytes(self._data(o), cur, cur.shape[1])
+                        if c is None:
+                            self.notes.append(
+                                f"object {o.name!r} has no {COLOR_ATTRS[0]!r} colour "
+                                "attribute (renamed or removed?): its tile keeps the "
+                                "vertex colours it has in the file")
+                            continue
+                        call(ed.set_colors, o.name, o.tile, c, name=o.name)
                         self.count["colors"] += 1
             if ck[0] != "keep" and ck != ("base", model_now):
                 _, _, ch, _ = state[id(first)]

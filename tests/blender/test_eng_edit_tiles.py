@@ -318,3 +318,35 @@ def test_floor_after_moving_a_tile_follows_the_scene(scene, terr, tmp_path):
     h = float(res.split()[1].rstrip(","))
     assert h == pytest.approx(before + 1.0, abs=0.01), res
     assert ob.name in res
+
+
+@pytest.mark.parametrize("how", ["rename", "remove"])
+@pytest.mark.parametrize("moved", [False, True])
+def test_tile_without_its_colour_attribute_keeps_its_colours(scene, terr, tmp_path, how, moved):
+    """The 'Col' attribute renamed or removed: the export names the object
+    in a note and the tile keeps the colours it has in the file (not a
+    failure, not grey); a moved vertex is still written."""
+    path, wad = terr
+    src = wadkit.eng.open(path)
+    t = own_tile(src)
+    load(path)
+    ob = tile_object("terr", t)
+    me = ob.data
+    if how == "rename":
+        me.color_attributes["Col"].name = "Paint"
+    else:
+        me.color_attributes.remove(me.color_attributes["Col"])
+    if moved:
+        me.vertices[0].co.z += 0.25
+    out = tmp_path / f"nocol_{how}_{moved}.wad"
+    how_done, notes = export(out)
+    if not moved:
+        assert [n for n in notes if ob.name in n and "'Col'" in n] != [], notes
+    new = wadkit.eng.open(str(out))
+    nv = len(src.models[int(src.tiles.model[t])].positions)
+    s0, s1 = int(src.tiles.color_start[t]), int(new.tiles.color_start[t])
+    np.testing.assert_array_equal(new.tiles.colors[s1:s1 + nv], src.tiles.colors[s0:s0 + nv])
+    if moved:
+        assert not np.allclose(tile_world(new, t), tile_world(src, t))
+    else:
+        assert chunk_payloads(path)["TRAK"] == chunk_payloads(out)["TRAK"]
