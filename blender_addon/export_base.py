@@ -74,13 +74,13 @@ class Base:
 
     def tile_bytes(self, t: int) -> bytes:
         """Tile t's colour bytes (all sets), for comparing tiles."""
-        nv = len(self.models[int(self.tile_model[t])].positions)
+        nv = int(self.lvl.model_counts["vertices"][int(self.tile_model[t])])
         s = int(self.color_start[t])
         return self.color_bytes[s:s + max(1, int(self.color_sets[t])) * nv].tobytes()
 
     def has_collision(self, m: int) -> bool:
         """Model m holds collision records (shown in the scene or not)."""
-        return sum(self.models[m].collision_groups) > 0
+        return bool(self.lvl.model_counts["collision"][m])
 
     def has_model(self, m) -> bool:
         return isinstance(m, int) and m in self._tile_of_model
@@ -103,7 +103,7 @@ class Base:
 
     def tile_colors(self, t: int) -> np.ndarray:
         """(sets, V, 4) uint8: tile t's colour bytes in the base level."""
-        nv = len(self.models[int(self.tile_model[t])].positions)
+        nv = int(self.lvl.model_counts["vertices"][int(self.tile_model[t])])
         sets = max(1, int(self.color_sets[t]))
         s = self.color_start[t]
         return self.color_bytes[s:s + sets * nv].reshape(sets, nv, 4)

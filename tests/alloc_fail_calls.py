@@ -186,6 +186,7 @@ CALLS = {
         [1, 2], drop_degenerate=True),
     "EngGeometry": lambda: _core.EngGeometry(*CHUNKS),
     "EngGeometry.models": lambda: (GEOM.models("file"), GEOM.models("export", True)),
+    "EngGeometry.model_counts": lambda: GEOM.model_counts(),
     "EngGeometry.tiles": lambda: GEOM.tiles("export"),
     "EngGeometry.zones": lambda: GEOM.zones(),
     "EngGeometry.animations": lambda: GEOM.animations(),
