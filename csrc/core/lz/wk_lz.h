@@ -95,6 +95,16 @@ GBytes *wk_lz_compress (const guint8 *src, gsize size, WkLzMode mode,
 GBytes *wk_lz_compress_full (const guint8 *src, gsize size, WkLzMode mode,
                              guint threads, gsize block, GError **error);
 
+/* Continues a stream: o (taken) holds a header and packets whose output
+ * ends with src[0, start); the result is o with the packets of
+ * src[start, end) appended (one thread), whose matches may reach back
+ * into src[0, start) (at most the encoder's window, 32 KiB). It may
+ * follow any packet (literals after a run or a small literal start on a
+ * dummy) and keeps the game's rules from o's length on. The size field
+ * is left to the caller. */
+GByteArray *wk_lz_compress_onto (GByteArray *o, const guint8 *src, gsize start,
+                                 gsize end, WkLzMode mode);
+
 /* Processors wk_lz_compress_full uses for threads = 0. */
 guint wk_lz_threads_available (void);
 

@@ -22,6 +22,11 @@
 #include "../lz/wk_lz.h"
 
 #define WINDOW ((gsize) 0xc000)
+/* Bytes before a recompressed part its encoder indexes for matches: a
+ * wider window found few more matches and did not make the saves of
+ * make bench's level smaller (each part is padded to its block's end)
+ * but cost 5 % of a save (32 KiB, callgrind: docs/performance-rc2-export.md). */
+#define PRIMED ((gsize) 2048)
 
 static GBytes *
 whole (const guint8 *plain, gsize n, WkRestreamInfo *info, GError **error)
@@ -163,31 +168,65 @@ common_suffix (const guint8 *a_end, const guint8 *b_end, gsize n)
   return i;
 }
 
-/* Append a freshly compressed stream body of plain[from, to) to o (which
- * ends on a block boundary); unless it is the stream's last part, close
- * it to the next boundary with dummies into the block's second half and a
- * pad. FALSE: it ends one or two bytes short of a boundary (no room). */
-static gboolean
-middle (GByteArray *o, const guint8 *plain, gsize from, gsize to, gboolean last,
-        GError **error)
+/* How many stream bytes of old block k's first packets stay when the
+ * block is decoded right after new_plain[0, at): the longest run of its
+ * packets that give new_plain[at, at + *got) (decoded with the last
+ * WINDOW bytes before `at` as history, as decodes_in_place; a packet that
+ * writes a wrong byte and every one after it go). */
+static gsize
+kept_packets (const WkRestreamMap *m, guint k, const guint8 *new_plain, gsize new_n,
+              gsize at, gsize *got)
 {
-  g_autoptr (GBytes) mid = wk_lz_compress (plain + from, to - from, WK_RC2_LZ_MODE, error);
-  if (mid == NULL)
-    return FALSE;
-  gsize msize;
-  const guint8 *m = g_bytes_get_data (mid, &msize);
-  g_byte_array_append (o, m + WK_LZ_HEADER, (guint) (msize - WK_LZ_HEADER));
-  gsize r = (msize - WK_LZ_HEADER) % WK_LZ_BLOCK;
+  *got = 0;
+  gsize n = MIN (m->plain_at[k + 1] - m->plain_at[k], new_n - at);
+  gsize history = MIN (WINDOW, at), cap = history + n;
+  g_autofree guint8 *out = g_malloc (cap + 1);
+  const guint8 *start = m->stream + WK_LZ_HEADER + (gsize) k * WK_LZ_BLOCK;
+  for (;;)
+    {
+      memcpy (out, new_plain + at - history, history);
+      WkLzDecoder d = { 0 };
+      d.stream = m->stream;
+      d.ip = start;
+      d.end = MIN (m->stream + m->declared, start + WK_LZ_BLOCK);
+      d.produced = history;
+      d.after_run = m->after_run[k];
+      if (wk_lz_decoder_run (&d, out, cap, NULL) == WK_LZ_ERROR)
+        return 0;
+      gsize made = d.produced - history;
+      gsize good = common_prefix (out + history, new_plain + at, made);
+      if (good == made)
+        {
+          *got = made;
+          return (gsize) (d.ip - start);
+        }
+      cap = history + good; /* again, stopping before the packet that erred */
+    }
+}
+
+/* Append to o (which ends on a block boundary, or inside the block after
+ * packets that give plain[0, from)) the packets of plain[from, to),
+ * matching back into the bytes before; unless it is the stream's last
+ * part, close it to the next boundary with dummies into the block's
+ * second half and a pad. FALSE: it ends one or two bytes short of a
+ * boundary (no room). */
+static gboolean
+middle (GByteArray **o, const guint8 *plain, gsize from, gsize to, gboolean last)
+{
+  gsize history = MIN (from, PRIMED);
+  *o = wk_lz_compress_onto (*o, plain + from - history, history, to - from + history,
+                            WK_RC2_LZ_MODE);
+  gsize r = ((*o)->len - WK_LZ_HEADER) % WK_LZ_BLOCK;
   if (last || r == 0)
     return TRUE;
   static const guint8 dummy[3] = { 0x11, 0x00, 0x00 }, pad[3] = { 0x12, 0x00, 0x00 };
   for (; r < WK_LZ_BLOCK / 2; r += 3)
-    g_byte_array_append (o, dummy, 3);
+    g_byte_array_append (*o, dummy, 3);
   if (r > WK_LZ_BLOCK - 3)
     return FALSE;
-  g_byte_array_append (o, pad, 3);
+  g_byte_array_append (*o, pad, 3);
   for (r += 3; r < WK_LZ_BLOCK; r++)
-    g_byte_array_append (o, (const guint8 *) "\xee", 1);
+    g_byte_array_append (*o, (const guint8 *) "\xee", 1);
   return TRUE;
 }
 
@@ -199,18 +238,42 @@ keep_blocks (GByteArray *o, const guint8 *old, gsize declared, guint from, guint
   g_byte_array_append (o, old + a, (guint) (b - a));
 }
 
+static void
+count_kept (WkRestreamInfo *info, gsize kept)
+{
+  if (info->compressed)
+    info->kept_after += kept;
+  else
+    info->kept_before += kept;
+}
+
+/* Old blocks k.. written again as new_plain[from, to) (o ends on block
+ * k's start): the first packets of block k that still give new_plain
+ * from `from` on stay, the rest is compressed after them. */
+static gboolean
+rerun (GByteArray **o, const WkRestreamMap *m, guint k, const guint8 *new_plain,
+       gsize new_n, gsize from, gsize to, gboolean last, WkRestreamInfo *info)
+{
+  gsize got, kept = kept_packets (m, k, new_plain, new_n, from, &got);
+  if (from + got >= to)
+    kept = got = 0;
+  g_byte_array_append (*o, m->stream + WK_LZ_HEADER + (gsize) k * WK_LZ_BLOCK,
+                       (guint) kept);
+  count_kept (info, kept);
+  info->compressed += to - from - got;
+  return middle (o, new_plain, from + got, to, last);
+}
+
 /* Same size: every old block whose output and whole window are unchanged
  * is kept; each run of the others is compressed again. reuse[k] says
  * which blocks were kept. */
 static gboolean
-same_size (GByteArray *o, const WkRestreamMap *m, const guint8 *old_plain,
-           const guint8 *new_plain, gsize n, gboolean *reuse, WkRestreamInfo *info,
-           GError **error)
+same_size (GByteArray **o, const WkRestreamMap *m, const guint8 *old_plain,
+           const guint8 *new_plain, gsize n, gboolean *reuse, WkRestreamInfo *info)
 {
   const guint8 *old = m->stream;
   gsize declared = m->declared;
   const gsize *plain_at = m->plain_at;
-  const gboolean *after_run = m->after_run;
   guint nb = m->nb;
   /* dirty[k]: block k's output differs; a clean block is reusable when
    * it decodes to the same bytes after the new ones (a trial decode) */
@@ -241,13 +304,6 @@ same_size (GByteArray *o, const WkRestreamMap *m, const guint8 *old_plain,
       reuse[k] = prev < 0 || after >= WINDOW
                  || decodes_in_place (m, k, new_plain, n, plain_at[k]);
     }
-  /* a compressed run must not start right after a kept literal run */
-  for (guint k = 1; k < nb; k++)
-    if (!reuse[k] && reuse[k - 1] && after_run[k])
-      {
-        reuse[k - 1] = FALSE;
-        k = 0;
-      }
   memset (info, 0, sizeof *info);
   for (guint k = 0; k < nb;)
     {
@@ -257,20 +313,12 @@ same_size (GByteArray *o, const WkRestreamMap *m, const guint8 *old_plain,
         e++;
       if (r)
         {
-          keep_blocks (o, old, declared, k, e);
-          gsize kept = MIN (declared, WK_LZ_HEADER + (gsize) e * WK_LZ_BLOCK)
-                       - (WK_LZ_HEADER + (gsize) k * WK_LZ_BLOCK);
-          if (info->compressed)
-            info->kept_after += kept;
-          else
-            info->kept_before += kept;
+          keep_blocks (*o, old, declared, k, e);
+          count_kept (info, MIN (declared, WK_LZ_HEADER + (gsize) e * WK_LZ_BLOCK)
+                              - (WK_LZ_HEADER + (gsize) k * WK_LZ_BLOCK));
         }
-      else
-        {
-          if (!middle (o, new_plain, plain_at[k], plain_at[e], e == nb, error))
-            return FALSE;
-          info->compressed += plain_at[e] - plain_at[k];
-        }
+      else if (!rerun (o, m, k, new_plain, n, plain_at[k], plain_at[e], e == nb, info))
+        return FALSE;
       k = e;
     }
   return TRUE;
@@ -290,39 +338,25 @@ wk_rc2_restream (const WkRestreamMap *m, const guint8 *new_plain, gsize new_n,
       info->kept_before = declared;
       return g_bytes_new (old, declared);
     }
-  if (!splice || !m->mapped)
+  if (!splice || !m->mapped || m->nb == 0)
     return whole (new_plain, new_n, info, error);
   s = common_suffix (old_plain + old_n, new_plain + new_n, lim - a);
   guint nb = m->nb;
   const gsize *plain_at = m->plain_at;
-  const gboolean *after_run = m->after_run;
   g_autoptr (GByteArray) o = g_byte_array_new ();
   g_byte_array_append (o, old, WK_LZ_HEADER);
+  memset (info, 0, sizeof *info);
+  gboolean ok;
   if (old_n == new_n)
     {
       g_autofree gboolean *reuse = g_new (gboolean, MAX (nb, 1));
-      GError *err = NULL;
-      if (!same_size (o, m, old_plain, new_plain, new_n, reuse, info, &err))
-        {
-          if (err)
-            {
-              g_propagate_error (error, err);
-              return NULL;
-            }
-          return whole (new_plain, new_n, info, error);
-        }
-      guint kept = 0;
-      for (guint k = 0; k < nb; k++)
-        kept += reuse[k];
-      if (kept == 0)
-        return whole (new_plain, new_n, info, error);
+      ok = same_size (&o, m, old_plain, new_plain, new_n, reuse, info);
     }
   else
     { /* one changed span, the rest shifted: keep a prefix and a suffix */
       guint i = 0, j = nb;
       for (guint k = 1; k < nb && plain_at[k] <= a; k++)
-        if (!after_run[k])
-          i = k;
+        i = k;
       gsize b = old_n - s;
       for (guint k = i + 1; k < nb; k++)
         if (plain_at[k] >= b
@@ -332,27 +366,19 @@ wk_rc2_restream (const WkRestreamMap *m, const guint8 *new_plain, gsize new_n,
             j = k;
             break;
           }
-      if (i == 0 && j == nb)
-        return whole (new_plain, new_n, info, error);
       gsize from = plain_at[i], to = j == nb ? new_n : plain_at[j] + new_n - old_n;
       keep_blocks (o, old, declared, 0, i);
-      GError *err = NULL;
-      if (!middle (o, new_plain, from, to, j == nb, &err))
-        {
-          if (err)
-            {
-              g_propagate_error (error, err);
-              return NULL;
-            }
-          return whole (new_plain, new_n, info, error);
-        }
-      if (j < nb)
-        keep_blocks (o, old, declared, j, nb);
-      memset (info, 0, sizeof *info);
       info->kept_before = WK_LZ_HEADER + (gsize) i * WK_LZ_BLOCK;
-      info->kept_after = j < nb ? declared - WK_LZ_HEADER - (gsize) j * WK_LZ_BLOCK : 0;
-      info->compressed = to - from;
+      ok = rerun (&o, m, i, new_plain, new_n, from, to, j == nb, info);
+      if (ok && j < nb)
+        {
+          keep_blocks (o, old, declared, j, nb);
+          info->kept_after += declared - WK_LZ_HEADER - (gsize) j * WK_LZ_BLOCK;
+        }
+      info->kept_before -= WK_LZ_HEADER;
     }
+  if (!ok || info->kept_before + info->kept_after == 0)
+    return whole (new_plain, new_n, info, error);
   if (o->len > G_MAXINT32)
     return whole (new_plain, new_n, info, error);
   gint32 total = GINT32_TO_LE ((gint32) o->len);
