@@ -138,6 +138,11 @@ wk_lz_compress_onto (GByteArray *o, const guint8 *src, gsize start, gsize end,
                      WkLzMode mode)
 {
   g_return_val_if_fail (o->len >= WK_LZ_HEADER && start <= end, o);
+  if (end - start < WK_LZ_ONTO_LITERALS)
+    { /* no parse: its tables cost more than its matches save here */
+      WkLzTokens lit = { .tail = end - start };
+      return wk_lz_layout (o, o->len > WK_LZ_HEADER, src, start, end, &lit, 1);
+    }
   if (mode == WK_LZ_BEST)
     mode = WK_LZ_LAZY;
   gsize block = mode == WK_LZ_GREEDY || mode == WK_LZ_LAZY ? 0 : WK_LZ_DEFAULT_BLOCK;

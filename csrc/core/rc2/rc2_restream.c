@@ -168,65 +168,33 @@ common_suffix (const guint8 *a_end, const guint8 *b_end, gsize n)
   return i;
 }
 
-/* How many stream bytes of old block k's first packets stay when the
- * block is decoded right after new_plain[0, at): the longest run of its
- * packets that give new_plain[at, at + *got) (decoded with the last
- * WINDOW bytes before `at` as history, as decodes_in_place; a packet that
- * writes a wrong byte and every one after it go). */
-static gsize
-kept_packets (const WkRestreamMap *m, guint k, const guint8 *new_plain, gsize new_n,
-              gsize at, gsize *got)
-{
-  *got = 0;
-  gsize n = MIN (m->plain_at[k + 1] - m->plain_at[k], new_n - at);
-  gsize history = MIN (WINDOW, at), cap = history + n;
-  g_autofree guint8 *out = g_malloc (cap + 1);
-  const guint8 *start = m->stream + WK_LZ_HEADER + (gsize) k * WK_LZ_BLOCK;
-  for (;;)
-    {
-      memcpy (out, new_plain + at - history, history);
-      WkLzDecoder d = { 0 };
-      d.stream = m->stream;
-      d.ip = start;
-      d.end = MIN (m->stream + m->declared, start + WK_LZ_BLOCK);
-      d.produced = history;
-      d.after_run = m->after_run[k];
-      if (wk_lz_decoder_run (&d, out, cap, NULL) == WK_LZ_ERROR)
-        return 0;
-      gsize made = d.produced - history;
-      gsize good = common_prefix (out + history, new_plain + at, made);
-      if (good == made)
-        {
-          *got = made;
-          return (gsize) (d.ip - start);
-        }
-      cap = history + good; /* again, stopping before the packet that erred */
-    }
-}
-
-/* Append to o (which ends on a block boundary, or inside the block after
- * packets that give plain[0, from)) the packets of plain[from, to),
- * matching back into the bytes before; unless it is the stream's last
- * part, close it to the next boundary with dummies into the block's
- * second half and a pad. FALSE: it ends one or two bytes short of a
- * boundary (no room). */
-static gboolean
-middle (GByteArray **o, const guint8 *plain, gsize from, gsize to, gboolean last)
+/* Append to o (which ends after packets that give plain[0, from)) the
+ * packets of plain[from, to), matching back into the bytes before. */
+static void
+compress_onto (GByteArray **o, const guint8 *plain, gsize from, gsize to)
 {
   gsize history = MIN (from, PRIMED);
   *o = wk_lz_compress_onto (*o, plain + from - history, history, to - from + history,
                             WK_RC2_LZ_MODE);
-  gsize r = ((*o)->len - WK_LZ_HEADER) % WK_LZ_BLOCK;
+}
+
+/* Unless it is the stream's last part, close o to the next boundary with
+ * dummies into the block's second half and a pad. FALSE: it ends one or
+ * two bytes short of a boundary (no room). */
+static gboolean
+close_block (GByteArray *o, gboolean last)
+{
+  gsize r = (o->len - WK_LZ_HEADER) % WK_LZ_BLOCK;
   if (last || r == 0)
     return TRUE;
   static const guint8 dummy[3] = { 0x11, 0x00, 0x00 }, pad[3] = { 0x12, 0x00, 0x00 };
   for (; r < WK_LZ_BLOCK / 2; r += 3)
-    g_byte_array_append (*o, dummy, 3);
+    g_byte_array_append (o, dummy, 3);
   if (r > WK_LZ_BLOCK - 3)
     return FALSE;
-  g_byte_array_append (*o, pad, 3);
+  g_byte_array_append (o, pad, 3);
   for (r += 3; r < WK_LZ_BLOCK; r++)
-    g_byte_array_append (*o, (const guint8 *) "\xee", 1);
+    g_byte_array_append (o, (const guint8 *) "\xee", 1);
   return TRUE;
 }
 
@@ -247,21 +215,120 @@ count_kept (WkRestreamInfo *info, gsize kept)
     info->kept_before += kept;
 }
 
-/* Old blocks k.. written again as new_plain[from, to) (o ends on block
- * k's start): the first packets of block k that still give new_plain
- * from `from` on stay, the rest is compressed after them. */
+/* Does old packet p, at output offset `at`, give new_plain there when
+ * what comes before it is new_plain (its match's source bytes as they
+ * are in the new stream; an overlapping match compares the same way)? */
 static gboolean
-rerun (GByteArray **o, const WkRestreamMap *m, guint k, const guint8 *new_plain,
-       gsize new_n, gsize from, gsize to, gboolean last, WkRestreamInfo *info)
+packet_right (const WkLzPacket *p, const guint8 *new_plain, gsize n, gsize at)
 {
-  gsize got, kept = kept_packets (m, k, new_plain, new_n, from, &got);
-  if (from + got >= to)
-    kept = got = 0;
-  g_byte_array_append (*o, m->stream + WK_LZ_HEADER + (gsize) k * WK_LZ_BLOCK,
-                       (guint) kept);
-  count_kept (info, kept);
-  info->compressed += to - from - got;
-  return middle (o, new_plain, from + got, to, last);
+  if (at + p->len + p->lit > n || p->dist > at)
+    return FALSE;
+  return (p->len == 0 || memcmp (new_plain + at, new_plain + at - p->dist, p->len) == 0)
+         && memcmp (new_plain + at + p->len, p->lit_at, p->lit) == 0;
+}
+
+/* Old blocks k..*e-1 written again as new_plain[from, to) (o ends on block
+ * k's start; from = its output start; *e: where the kept blocks resume,
+ * moved on when the new bytes need more room, below): their packets are walked and each
+ * one that still gives the new bytes is copied (shifted as the bytes
+ * before it require, never across a boundary; a dummy before a run that
+ * may follow a run or a small literal), the bytes of the others are
+ * compressed onto what is before them. tail FALSE: after the first packet
+ * that does not, everything up to `to` is compressed (the size changed:
+ * the old packets' outputs no longer line up). */
+static gboolean
+rerun (GByteArray **o, const WkRestreamMap *m, guint k, guint *e, const guint8 *new_plain,
+       gsize new_n, gsize from, gsize to, gboolean tail, WkRestreamInfo *info)
+{
+  static const guint8 dummy[3] = { 0x11, 0x00, 0x00 };
+  const guint8 *old = m->stream;
+  gsize at = from, span = G_MAXSIZE; /* span: the first byte waiting to be compressed */
+  /* after: o may end on a run or a small literal; o ends on the old block
+   * before k (or the header): what followed it in the old stream may */
+  gboolean after = FALSE;
+  /* copied packets are appended a stretch at a time: old[copy, pos) are
+   * the packets kept since (queued bytes, not yet in o) */
+  gsize copy = 0, queued = 0;
+#define FLUSH()                                                         \
+  G_STMT_START {                                                        \
+    g_byte_array_append (*o, old + copy, (guint) queued);               \
+    count_kept (info, queued);                                          \
+    queued = 0;                                                         \
+  } G_STMT_END
+  guint b = k;
+again:
+  for (; b < *e && at < to; b++)
+    {
+      gsize pos = WK_LZ_HEADER + (gsize) b * WK_LZ_BLOCK;
+      gsize bend = MIN (m->declared, pos + WK_LZ_BLOCK);
+      while (pos < bend && at < to)
+        {
+          WkLzPacket p;
+          if (wk_lz_packet (old, pos, m->declared, &p) != WK_LZ_PACKET_OK)
+            return FALSE;
+          if (p.pad)
+            break;
+          gboolean right = (tail || span == G_MAXSIZE) && at + p.len + p.lit <= to
+                           && packet_right (&p, new_plain, new_n, at);
+          if (right && span != G_MAXSIZE)
+            {
+              compress_onto (o, new_plain, span, at);
+              info->compressed += at - span;
+              span = G_MAXSIZE;
+              after = TRUE;
+            }
+          gboolean dummy_first = p.run && after;
+          gsize need = (dummy_first ? 3 : 0) + p.size;
+          gsize bp = ((*o)->len + queued - WK_LZ_HEADER) % WK_LZ_BLOCK;
+          if (right && (bp + need <= WK_LZ_BLOCK - 3 || bp + need == WK_LZ_BLOCK))
+            {
+              if (queued && (dummy_first || copy + queued != pos))
+                FLUSH ();
+              if (dummy_first)
+                g_byte_array_append (*o, dummy, 3);
+              if (queued == 0)
+                copy = pos;
+              queued += p.size;
+              after = p.run || p.lit;
+            }
+          else
+            {
+              if (queued)
+                FLUSH ();
+              if (span == G_MAXSIZE)
+                span = at;
+            }
+          at += p.len + p.lit;
+          pos += p.size;
+        }
+    }
+  if (queued)
+    FLUSH ();
+  if (span == G_MAXSIZE && at < to)
+    span = at;
+  if (span != G_MAXSIZE)
+    {
+      compress_onto (o, new_plain, span, to);
+      info->compressed += to - span;
+      span = G_MAXSIZE;
+      after = TRUE;
+    }
+  /* o ran past the end of block e - 1 (what it wrote is longer than the
+   * packets it replaced): closing it would add a block, so the next
+   * blocks are walked too, their packets shifted, until a pad's filler
+   * takes up the difference (or the stream ends). Likewise when o ends
+   * on the boundary after what may be a run and block e starts with one
+   * (the walk puts a dummy between). */
+  gsize fits = WK_LZ_HEADER + (gsize) *e * WK_LZ_BLOCK;
+  if (tail && *e < m->nb
+      && (((*o)->len > fits - 3 && (*o)->len != fits)
+          || ((*o)->len == fits && after && old[fits] < 0x10)))
+    {
+      to = m->plain_at[++*e];
+      goto again;
+    }
+#undef FLUSH
+  return close_block (*o, *e == m->nb);
 }
 
 /* Same size: every old block whose output and whole window are unchanged
@@ -317,7 +384,7 @@ same_size (GByteArray **o, const WkRestreamMap *m, const guint8 *old_plain,
           count_kept (info, MIN (declared, WK_LZ_HEADER + (gsize) e * WK_LZ_BLOCK)
                               - (WK_LZ_HEADER + (gsize) k * WK_LZ_BLOCK));
         }
-      else if (!rerun (o, m, k, new_plain, n, plain_at[k], plain_at[e], e == nb, info))
+      else if (!rerun (o, m, k, &e, new_plain, n, plain_at[k], plain_at[e], TRUE, info))
         return FALSE;
       k = e;
     }
@@ -343,7 +410,8 @@ wk_rc2_restream (const WkRestreamMap *m, const guint8 *new_plain, gsize new_n,
   s = common_suffix (old_plain + old_n, new_plain + new_n, lim - a);
   guint nb = m->nb;
   const gsize *plain_at = m->plain_at;
-  g_autoptr (GByteArray) o = g_byte_array_new ();
+  g_autoptr (GByteArray) o = g_byte_array_sized_new ((guint) (declared + declared / 8
+                                                                + WK_LZ_BLOCK));
   g_byte_array_append (o, old, WK_LZ_HEADER);
   memset (info, 0, sizeof *info);
   gboolean ok;
@@ -369,7 +437,7 @@ wk_rc2_restream (const WkRestreamMap *m, const guint8 *new_plain, gsize new_n,
       gsize from = plain_at[i], to = j == nb ? new_n : plain_at[j] + new_n - old_n;
       keep_blocks (o, old, declared, 0, i);
       info->kept_before = WK_LZ_HEADER + (gsize) i * WK_LZ_BLOCK;
-      ok = rerun (&o, m, i, new_plain, new_n, from, to, j == nb, info);
+      ok = rerun (&o, m, i, &j, new_plain, new_n, from, to, FALSE, info);
       if (ok && j < nb)
         {
           keep_blocks (o, old, declared, j, nb);
