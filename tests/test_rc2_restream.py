@@ -98,11 +98,15 @@ def test_edits_that_change_the_size_decode_right(encoder, seed, where, cut, grow
         assert info["compressed"] <= len(new) - at + LONGEST_PACKET
 
 
-def test_an_edit_inside_a_block_keeps_the_packets_before_it():
-    """The block the edit lands in is not compressed from its start: its
-    packets before the edit stay (the stream's bytes up to there are the
-    old ones), and the rest decodes right."""
-    plain, stream = old_stream("fast", 0)
+@pytest.mark.parametrize("encoder", list(ENCODERS))
+def test_a_small_edit_recompresses_only_the_packets_it_touches(encoder):
+    """Neither the block the edit lands in nor the ones after are
+    compressed from their start: the packets before the edit stay as they
+    were (the stream's bytes up to there are the old ones), those after it
+    that still give the new bytes are copied, and only the bytes of the
+    packets in between (and of any match that copies changed bytes) are
+    compressed; the stream stays within a block of its old size."""
+    plain, stream = old_stream(encoder, 0)
     at = 90_000
     new = bytearray(plain)
     new[at:at + 8] = b"\xff" * 8
@@ -110,8 +114,25 @@ def test_an_edit_inside_a_block_keeps_the_packets_before_it():
     check(out, bytes(new))
     assert not info["whole"]
     assert info["kept_before"] % 0x2000 != 0             # packets, not only blocks
-    assert info["compressed"] <= len(new) - at + LONGEST_PACKET
-    assert out[:16 + info["kept_before"]][16:] == stream[16:16 + info["kept_before"]]
+    assert out[16:16 + info["kept_before"]] == stream[16:16 + info["kept_before"]]
+    assert info["compressed"] < 2048
+    assert info["kept_before"] + info["kept_after"] > len(stream) - 16 - 2048
+    assert len(out) <= len(stream) + 0x2000
+
+
+def test_edits_in_many_blocks_keep_the_stream_size():
+    """An edit in every block, each longer as literals than the packets it
+    replaces: the shifted packets after each are still copied (walking on
+    into the next blocks until a pad's filler takes up the shift)."""
+    plain, stream = old_stream("fast", 2)
+    new = bytearray(plain)
+    for at in range(3000, len(new) - 200, 9000):
+        new[at:at + 100] = random.Random(at).randbytes(100)
+    out, info = _core.rc2_restream(stream, bytes(new))
+    check(out, bytes(new))
+    assert not info["whole"]
+    assert info["compressed"] < len(new) // 8
+    assert len(out) <= len(stream) * 1.1
 
 
 def test_an_edit_at_the_start_and_an_unchanged_stream():
