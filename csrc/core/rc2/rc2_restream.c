@@ -1,4 +1,5 @@
-/* Reusing an old WAD-LZ stream's blocks around an edit (see the header).
+/* Reusing an old WAD-LZ stream's blocks and packets around an edit (see
+ * the header).
  *
  * The old stream is decoded one 0x2000-byte block at a time (the decoder
  * stopped at each boundary by its end pointer: no packet crosses one), so
@@ -9,10 +10,11 @@
  * new bytes before it reproduces (its matches may read changed bytes that
  * happen to agree, or reach past a change into unchanged ones); a size
  * change keeps the blocks before the first change and those after it
- * that pass the same test. Each run of
- * other blocks is compressed again as a fresh stream
- * whose body starts on a boundary and is closed by dummies (`11 00 00`,
- * no output) into the second half of a block and a pad (`12 00 00`, then
+ * that pass the same test. Each run of other blocks is written again
+ * packet by packet (rerun): the old packets that still give the new bytes
+ * are copied, the bytes of the others compressed onto what precedes them;
+ * unless it ends the stream the run is closed by dummies (`11 00 00`, no
+ * output) into the second half of a block and a pad (`12 00 00`, then
  * 0xEE to the boundary), the packets docs/formats/rc2-wadlz.md describes. */
 #include "rc2_restream.h"
 
