@@ -27,7 +27,8 @@
 /* Bytes before a recompressed part its encoder indexes for matches: a
  * wider window found few more matches and did not make the saves of
  * make bench's level smaller (each part is padded to its block's end)
- * but cost 5 % of a save (32 KiB, callgrind: docs/performance-rc2-export.md). */
+ * but cost 5 % of the rewrite (32 KiB; callgrind,
+ * docs/performance-rc2-export.md). */
 #define PRIMED ((gsize) 2048)
 
 static GBytes *
@@ -334,15 +335,15 @@ again:
 }
 
 /* Same size: every old block whose output and whole window are unchanged
- * is kept; each run of the others is compressed again. reuse[k] says
- * which blocks were kept. */
+ * is kept; each run of the others is written again (rerun). */
 static gboolean
 same_size (GByteArray **o, const WkRestreamMap *m, const guint8 *old_plain,
-           const guint8 *new_plain, gsize n, gboolean *reuse, WkRestreamInfo *info)
+           const guint8 *new_plain, gsize n, WkRestreamInfo *info)
 {
   const guint8 *old = m->stream;
   gsize declared = m->declared;
   const gsize *plain_at = m->plain_at;
+  g_autofree gboolean *reuse = g_new (gboolean, MAX (m->nb, 1));
   guint nb = m->nb;
   /* dirty[k]: block k's output differs; a clean block is reusable when
    * it decodes to the same bytes after the new ones (a trial decode) */
@@ -418,10 +419,7 @@ wk_rc2_restream (const WkRestreamMap *m, const guint8 *new_plain, gsize new_n,
   memset (info, 0, sizeof *info);
   gboolean ok;
   if (old_n == new_n)
-    {
-      g_autofree gboolean *reuse = g_new (gboolean, MAX (nb, 1));
-      ok = same_size (&o, m, old_plain, new_plain, new_n, reuse, info);
-    }
+    ok = same_size (&o, m, old_plain, new_plain, new_n, info);
   else
     { /* one changed span, the rest shifted: keep a prefix and a suffix */
       guint i = 0, j = nb;
