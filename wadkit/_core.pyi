@@ -348,6 +348,9 @@ def rc2_level_rewrite(level: Buffer, tfrags: Buffer | None, collision: Buffer | 
                       /) -> tuple[bytes, dict[str, dict[str, Any]]]:
     """The level file with new blocks / gameplay, streams recompressed,
     extents laid out again; read back before it is returned."""
+def rc2_restream(old_stream: Buffer, new_plain: Buffer, /) -> tuple[bytes, dict[str, Any]]:
+    """The stream a save writes for new_plain in place of old_stream (its
+    blocks and leading packets reused where they still decode right)."""
 def rc2_level_save(level: Buffer, path: str | os.PathLike[str], /) -> None:
     """Check a level file and write it atomically."""
 def rc2_gameplay_parse(gameplay: Buffer, tie_ids: NDArray[np.int32] | None = None,
