@@ -32,6 +32,17 @@ GROUPS = {
 _SKIPPED = {"blender": rows_blender.skipped, "blender_rc2_world": rows_rc2_world.skipped}
 
 
+def compile_bytecode() -> None:
+    """wadkit's and the bench's modules compiled to .pyc (in their
+    __pycache__), as a pip-installed wadkit has them: this machine sets
+    PYTHONDONTWRITEBYTECODE=1, so without them every command a row starts
+    compiles wadkit's .py files again (docs/performance-batch-fresh.md).
+    Both sides of every row run with the same files."""
+    import compileall
+    for package in ("wadkit", "bench"):
+        compileall.compile_dir(os.path.join(ROOT, package), quiet=1)
+
+
 def main(argv=None) -> int:
     p = argparse.ArgumentParser(prog="python -m bench")
     p.add_argument("--rounds", type=int, default=7)
@@ -47,6 +58,8 @@ def main(argv=None) -> int:
         p.error(f"unknown group {unknown[0]!r}; the groups: {', '.join(GROUPS)}")
     rounds = 3 if a.quick and a.rounds == 7 else a.rounds
     workdir = os.path.dirname(os.path.abspath(a.json))
+    if not a.quick:          # the quick check (a test) writes nothing into the tree
+        compile_bytecode()
     t0 = time.time()
     rows = []
     for name, make in GROUPS.items():

@@ -66,7 +66,8 @@ def rows(rounds: int, quick: bool, workdir: str) -> list[Row]:
                 ratio=t_serial / t_pool, target=1.7 if cpus == 2 else 0.85 * cpus,
                 kind="min" if cpus >= 2 else "report",
                 note=(f"{tris} world triangles in all; whole commands, wall time "
-                      f"(process start and worker start included); outputs identical; "
+                      f"(process start and worker start included; wadkit's .pyc "
+                      f"compiled first, as installed); outputs identical; "
                       f"target 1.7× on 2 cores (0.85× the core count elsewhere)"),
                 extra={"cpus": cpus, "levels": N_LEVELS}).judge(),
             Row(f"batch convert {N_LEVELS} levels, {cpus} independent -j 1 commands vs one",

@@ -41,11 +41,16 @@ class _Builder:
                      "buffers": [], "bufferViews": [], "accessors": [],
                      "meshes": [], "nodes": [], "scenes": [{"nodes": []}],
                      "scene": 0}
-        self.blobs: list[bytes] = []
+        # the binary buffer in pieces: bytes, or byte views of the arrays
+        # themselves (write_glb writes them one by one, never joined)
+        self.blobs: list[bytes | memoryview] = []
         self.size = 0
         self.extensions: set[str] = set()
 
-    def view(self, data: bytes, target: int | None = None) -> int:
+    def view(self, data, target: int | None = None, dtype: str | None = None) -> int:
+        """A bufferView of data: bytes, or an array stored as dtype (C order)."""
+        if dtype is not None:
+            data = memoryview(np.ascontiguousarray(data, dtype)).cast("B")
         pad = -self.size % 4
         if pad:
             self.blobs.append(b"\0" * pad)
@@ -106,12 +111,11 @@ def _materials(b: _Builder, scene: Scene) -> None:
 def _meshes(b: _Builder, prefix: str, ix: Indexed) -> list[int]:
     """One glTF mesh per group of ix (named f"{prefix}_{group}"), all in
     shared bufferViews; returns their indices."""
-    pos_v = b.view(ix.positions.tobytes(), ARRAY_BUFFER)
-    uv_v = b.view(ix.uv.tobytes(), ARRAY_BUFFER) if ix.uv is not None else None
-    col_v = b.view(ix.color.tobytes(), ARRAY_BUFFER) if ix.color is not None else None
+    pos_v = b.view(ix.positions, ARRAY_BUFFER, "<f4")
+    uv_v = b.view(ix.uv, ARRAY_BUFFER, "<f4") if ix.uv is not None else None
+    col_v = b.view(ix.color, ARRAY_BUFFER, "<f4") if ix.color is not None else None
     parts = [p.indices for g in ix.groups for p in g.parts]
-    idx_v = b.view(np.concatenate(parts).astype("<u4").tobytes(),
-                   ELEMENT_ARRAY_BUFFER)
+    idx_v = b.view(np.concatenate(parts), ELEMENT_ARRAY_BUFFER, "<u4")
     out, idx_off = [], 0
     for g in ix.groups:
         pos = ix.positions[g.start:g.start + g.count]
@@ -188,7 +192,7 @@ def _instanced(b: _Builder, inst: Instanced) -> int | None:
             attrs = {}
             for key, arr, kind in (("TRANSLATION", t, "VEC3"), ("ROTATION", q, "VEC4"),
                                    ("SCALE", sc, "VEC3")):
-                v = b.view(np.ascontiguousarray(arr[rows], "<f4").tobytes())
+                v = b.view(arr[rows], dtype="<f4")
                 attrs[key] = b.accessor(v, 0, len(rows), kind)
             children.append(b.node({"name": inst.classes[ci][0], "mesh": mesh_of[ci],
                                     "extensions": {GPU_EXT: {"attributes": attrs}}}))
@@ -202,6 +206,12 @@ def _instanced(b: _Builder, inst: Instanced) -> int | None:
 
 def build(scene: Scene) -> tuple[dict, bytes]:
     """The glTF JSON (as a dict) and its binary buffer."""
+    gltf, blobs = _build(scene)
+    return gltf, b"".join(blobs)
+
+
+def _build(scene: Scene) -> tuple[dict, list[bytes | memoryview]]:
+    """The glTF JSON and its binary buffer in pieces (padded to 4 bytes)."""
     b = _Builder()
     _materials(b, scene)
     for layer in scene.layers:
@@ -217,32 +227,42 @@ def build(scene: Scene) -> tuple[dict, bytes]:
     if b.extensions:
         b.gltf["extensionsUsed"] = sorted(set(b.gltf.get("extensionsUsed", []))
                                           | b.extensions)
-    binary = b"".join(b.blobs)
-    binary += b"\0" * (-len(binary) % 4)
-    b.gltf["buffers"].append({"byteLength": len(binary)})
+    if b.size % 4:
+        b.blobs.append(b"\0" * (-b.size % 4))
+        b.size += len(b.blobs[-1])
+    b.gltf["buffers"].append({"byteLength": b.size})
     for key in ("bufferViews", "accessors", "meshes"):
         if not b.gltf[key]:
             del b.gltf[key]
-    if not b.gltf["buffers"][0]["byteLength"]:
+    if not b.size:
         del b.gltf["buffers"]
-    return b.gltf, binary
+    return b.gltf, b.blobs
+
+
+def _glb_pieces(scene: Scene) -> list[bytes | memoryview]:
+    """A binary glTF in pieces: header, JSON chunk (space-padded), BIN
+    chunk header, the binary buffer's pieces."""
+    gltf, blobs = _build(scene)
+    size = sum(len(p) for p in blobs)
+    js = json.dumps(gltf, separators=(",", ":"), allow_nan=False).encode("utf-8")
+    js += b" " * (-len(js) % 4)
+    out = [struct.pack("<II", len(js), GLB_JSON), js]
+    if size:
+        out += [struct.pack("<II", size, GLB_BIN), *blobs]
+    total = 12 + sum(len(p) for p in out)
+    return [struct.pack("<III", GLB_MAGIC, 2, total), *out]
 
 
 def glb_bytes(scene: Scene) -> bytes:
     """A binary glTF: header, JSON chunk (space-padded), BIN chunk."""
-    gltf, binary = build(scene)
-    js = json.dumps(gltf, separators=(",", ":"), allow_nan=False).encode("utf-8")
-    js += b" " * (-len(js) % 4)
-    out = [struct.pack("<II", len(js), GLB_JSON), js]
-    if binary:
-        out += [struct.pack("<II", len(binary), GLB_BIN), binary]
-    body = b"".join(out)
-    return struct.pack("<III", GLB_MAGIC, 2, 12 + len(body)) + body
+    return b"".join(_glb_pieces(scene))
 
 
 def write_glb(scene: Scene, path: str | os.PathLike) -> None:
+    """The bytes of glb_bytes, written piece by piece (the arrays' own
+    memory, no joined copy of the buffer)."""
     with open(path, "wb") as f:
-        f.write(glb_bytes(scene))
+        f.writelines(_glb_pieces(scene))
 
 
 def write_gltf(scene: Scene, path: str | os.PathLike) -> None:
