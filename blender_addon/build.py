@@ -7,13 +7,19 @@ import bpy
 
 # Blender keeps every bpy.data list sorted by name, compared byte by byte
 # with ASCII case folded (BLI_strcasecmp, on signed chars). A new ID is put
-# in place by a search that, from the end of the list, steps back 512 IDs
-# at a time to the first block whose head sorts before the new name, then
-# scans that block forward: a name smaller than all the others costs one
-# compare per 512 IDs, one larger than all the others a scan of the whole
-# last block. Made in descending name order, 1,380 objects took 14-26 ms
-# here against 60-90 ms in tile order (bpy 4.5, one run).
+# in place by a search that, from the end of the list, walks back over the
+# IDs, comparing one in 512 with the new name until that one sorts before
+# it, then scans forward from there comparing each: a name larger than all
+# the others costs a walk of 512 and a scan of 512 compares, one smaller
+# than all a walk of the whole list (and one compare per 512), one with
+# exactly 511 names after it a walk of 512 and two compares. Made in
+# descending name order, 1,380 objects took 14-26 ms here against 60-90 ms
+# in tile order (bpy 4.5, one run); for the 4,200 RC2 instances the walk
+# of the whole list cost as much as the compares had (perf, bpy 4.5), so
+# beyond 511 names the order is: the 511 largest descending, then the
+# others ascending (docs/performance-rc2-import.md).
 _FOLD = bytes((b + 32 if 65 <= b <= 90 else b) ^ 0x80 for b in range(256))
+_STEP = 511                    # Blender's ID_SORT_STEP_SIZE (512) less one
 
 
 def blender_name_key(name: str) -> bytes:
@@ -23,9 +29,12 @@ def blender_name_key(name: str) -> bytes:
 
 def creation_order(names) -> list[int]:
     """Indices of names in the order that makes Blender's sorted insert
-    cheapest: descending, each new ID sorts before all made so far."""
+    cheapest (see above): the 511 largest in descending order, then the
+    others in ascending order, each with the 511 largest after it."""
     keys = [blender_name_key(n) for n in names]
-    return sorted(range(len(keys)), key=keys.__getitem__, reverse=True)
+    up = sorted(range(len(keys)), key=keys.__getitem__)
+    top = up[len(up) - _STEP:] if len(up) > _STEP else up
+    return top[::-1] + up[:len(up) - len(top)]
 
 
 def new_ids(collection, names, *args) -> list:

@@ -26,7 +26,7 @@ import wadkit
 from wadkit import _rc2_scene as scene
 
 from . import convert, materials
-from .build import Created, Progress
+from .build import Created, Progress, creation_order
 from .mesh_build import (MeshArrays, build_mesh, build_meshes, digest, drop_degenerate,
                          srgb_to_linear)
 
@@ -67,7 +67,6 @@ ATTR_TEXTURE = "wadkit_texture"    # terrain: tfrag texture; classes: the kind's
 ATTR_TAG = "wadkit_tag"            # collision: the face's 8-bit tag
 
 PARTS = ("terrain", "ties", "shrubs", "mobys", "sky", "collision")
-_ORDER = ("terrain", "mobys", "shrubs", "ties", "sky", "collision")
 _TITLES = {"terrain": "Terrain", "ties": "Ties", "shrubs": "Shrubs", "mobys": "Mobys",
            "sky": "Sky", "collision": "Collision"}
 
@@ -153,6 +152,7 @@ class _Importer:
         self.mats: dict = {}
         self.terrain = None
         self.classes = None          # the Classes collection (collection instances)
+        self.planned: list = []      # the instances of each kind (_instances)
         self.instancing = instancing
 
     # ---- the whole ---------------------------------------------------
@@ -174,9 +174,7 @@ class _Importer:
         prog = Progress(self.context, len(subs))
         errors = []
         try:
-            # made in the order their objects' names sort (Blender keeps
-            # bpy.data.objects sorted by name and inserts fastest at the end)
-            for k, part in enumerate(p for p in _ORDER if p in subs):
+            for k, part in enumerate(subs):
                 try:
                     getattr(self, f"_{part}")(subs[part])
                 except wadkit.FormatError as e:
@@ -188,6 +186,7 @@ class _Importer:
         steps = list(subs)
         if steps and len(errors) == len(steps):
             raise errors[0]
+        self._instance_objects()
         if world:
             self._world(root)
         if self.classes is not None:
@@ -373,36 +372,60 @@ class _Importer:
         return out
 
     def _instances(self, kind: str, sub) -> None:
+        """The class meshes (and collections) of the kind, and what each of
+        its instance objects is to be (made by _instance_objects)."""
         inst = getattr(self.lvl, scene.INSTANCES[kind])
         n = len(inst)
         meshes = self._class_meshes(kind)
         colls = self._class_collections(kind, meshes) if self.instancing == "COLLECTION" \
             else None
         table = getattr(self.lvl, f"{kind}_classes")
-        cls_of = scene.instance_classes(self.lvl, kind)
-        new, link, add = bpy.data.objects.new, sub.objects.link, self.created.add
-        # matrix_world is set per object: it is decomposed into location,
-        # rotation and scale there (a foreach_set of it is not, and the
-        # next evaluation would put the objects back at the origin)
-        mats = np.asarray(inst.matrix, np.float64).tolist()
+        cls_of = scene.instance_classes(self.lvl, kind).tolist()
+        cid_of = {ci: table[ci].id for ci in set(cls_of)}
         width = len(str(max(n - 1, 0)))
-        for i, ci in enumerate(cls_of.tolist()):
-            cid = table[ci].id
-            # "tie 0042 c1234": instance number and class; short (Blender's
-            # cost per new object grows with the name's length) and sorting
-            # in creation order (see run())
-            ob = add("objects", new(f"{kind} {i:0{width}d} c{cid}",
-                                    None if colls is not None else meshes.get(ci)))
+        # "tie 0042 c1234": instance number and class; short (Blender's
+        # cost per new object grows with the name's length)
+        names = [f"{kind} {i:0{width}d} c{cid_of[ci]}" for i, ci in enumerate(cls_of)]
+        self.planned.append((kind, sub, inst, names, cls_of, cid_of, meshes, colls))
+
+    def _instance_objects(self) -> None:
+        """The instance objects of every kind, made in one creation_order
+        (build.py: the cheapest for Blender's sorted insert), each kind's
+        linked into its collection in instance order."""
+        rows = [(p, i) for p in self.planned for i in range(len(p[3]))]
+        made = [None] * len(rows)
+        new, add = bpy.data.objects.new, self.created.add
+        for k in creation_order([p[3][i] for p, i in rows]):
+            (kind, _sub, _inst, names, cls_of, cid_of, meshes, colls), i = rows[k]
+            ci = cls_of[i]
+            ob = made[k] = add("objects", new(
+                names[i], None if colls is not None else meshes.get(ci)))
             if ci not in meshes:
                 ob.empty_display_type = "ARROWS"
             elif colls is not None:
                 ob.instance_type = "COLLECTION"
                 ob.instance_collection = colls[ci]
-            ob.matrix_world = Matrix(mats[i])
             ob[PROP_KIND] = kind
-            ob[PROP_CLASS] = cid
+            ob[PROP_CLASS] = cid_of[ci]
             ob[PROP_INSTANCE] = i
-            link(ob)
+        k = 0
+        for _kind, sub, inst, names, *_ in self.planned:
+            n = len(names)
+            link = sub.objects.link
+            for ob in made[k:k + n]:
+                link(ob)
+            k += n
+            if not n:
+                continue
+            # the matrices for all at once, what setting matrix_world does
+            # per object: matrix_basis (no parent: the world matrix), whose
+            # setter decomposes each into location, rotation and scale, and
+            # matrix_world itself (a foreach_set of it writes the world
+            # matrix only, as it reads until the next evaluation).
+            # Column-major
+            flat = np.asarray(inst.matrix, np.float32).reshape(n, 4, 4).transpose(0, 2, 1)
+            sub.objects.foreach_set("matrix_basis", flat.ravel())
+            sub.objects.foreach_set("matrix_world", flat.ravel())
 
     # ---- sky ---------------------------------------------------------
     def _sky(self, sub) -> None:

@@ -12,6 +12,14 @@ from bpy_extras.io_utils import ExportHelper, ImportHelper
 import wadkit
 
 
+def _object_count(coll) -> int:
+    """The objects an import made into coll and its children (none is in
+    two of them): without Collection.all_objects, whose first read builds
+    a cache with one list search per object (13 ms for the 4,296 objects
+    of the RC2 bench level, bpy 4.5)."""
+    return sum(len(c.objects) for c in (coll, *coll.children_recursive))
+
+
 def _fail(op, exc) -> set:
     op.report({"ERROR"}, str(exc))
     return {"CANCELLED"}
@@ -85,7 +93,7 @@ class IMPORT_SCENE_OT_wadkit_eng(_Dropped, bpy.types.Operator, ImportHelper):
                 return _fail(self, e)
             for note in notes:
                 self.report({"WARNING"}, note)
-            self.report({"INFO"}, f"imported {coll.name}: {len(coll.all_objects)} objects")
+            self.report({"INFO"}, f"imported {coll.name}: {_object_count(coll)} objects")
         return {"FINISHED"}
 
 
@@ -186,7 +194,7 @@ class IMPORT_SCENE_OT_wadkit_rc2(_Dropped, bpy.types.Operator, ImportHelper):
                 return _fail(self, e)
             for note in notes:
                 self.report({"WARNING"}, note)
-            self.report({"INFO"}, f"imported {coll.name}: {len(coll.all_objects)} objects")
+            self.report({"INFO"}, f"imported {coll.name}: {_object_count(coll)} objects")
         return {"FINISHED"}
 
 

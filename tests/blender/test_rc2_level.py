@@ -229,3 +229,29 @@ def test_malformed_level_leaves_the_scene_unchanged(scene, world, tmp_path):
     with pytest.raises(RuntimeError):
         bpy.ops.import_scene.wadkit_rc2(filepath=str(bad))
     assert datablock_counts() == before
+
+
+def test_creation_order_puts_the_511_largest_names_after_each_later_one(scene):
+    """build.creation_order, by which the instance objects are made: up to
+    511 names descending; beyond, the 511 largest descending, then the
+    others ascending, each sorting before those 511 and after every other
+    name made before it (Blender's sorted insert then compares two names:
+    docs/performance-rc2-import.md). Its sort key orders names as
+    bpy.data.objects does."""
+    from blender_addon.build import blender_name_key, creation_order
+    rng = np.random.default_rng(5)
+    for n in (0, 1, 300, 511, 512, 1500):
+        names = [f"{k} {i:04d}" for k, i in
+                 zip(rng.choice(["tie", "Shrub", "moby", "_x"], n), rng.permutation(n))]
+        order = creation_order(names)
+        assert sorted(order) == list(range(n))
+        keys = [blender_name_key(names[i]) for i in order]
+        top = sorted(keys)[max(0, n - 511):]
+        assert keys[:len(top)] == top[::-1]
+        rest = keys[len(top):]
+        assert rest == sorted(rest) and (not rest or rest[-1] < top[0])
+    made = [bpy.data.objects.new(names[i], None) for i in order]
+    ours = set(names)
+    assert [o.name for o in bpy.data.objects if o.name in ours] == \
+        sorted(names, key=blender_name_key)
+    bpy.data.batch_remove(made)
