@@ -34,9 +34,6 @@
 #ifndef H3_BITS
 #define H3_BITS 12
 #endif
-#ifndef H6_BITS
-#define H6_BITS 15
-#endif
 #ifndef DEPTH
 #define DEPTH 32u /* 4-byte chain candidates per search */
 #endif
@@ -52,15 +49,25 @@
 #ifndef NICE
 #define NICE 64u  /* a candidate this long ends the search */
 #endif
+#ifndef BACK
+#define BACK 1
+#endif
 #define SKIP 6u   /* after 2^SKIP misses in a row, step 2, then 3 ... */
 #define INS 32u   /* matches up to this long get every position indexed */
 #define WMASK (WK_LZ_WIN - 1)
 
+/* Positions are stored plus WK_LZ_WIN, so that 0 (no position yet) lies
+ * farther back than any match may reach: one distance check ends a chain
+ * both at its end and at the window's edge. An entry of prev[] is only
+ * overwritten a window later, so a chain walk that stops at the window
+ * never meets one. */
+#define BIAS WK_LZ_WIN
+
 typedef struct {
   const guint8 *src;
   gsize n;
-  guint32 *h4, *prev; /* 4-byte hash chains, positions + 1 (0: none) */
-  guint32 *h3, *h6;   /* the latest position per 3- and 6-byte hash */
+  guint32 *h4, *prev; /* 4-byte hash chains */
+  guint32 *h3;        /* the latest position per 3-byte hash */
   guint rep;          /* distance of the last match */
 } Finder;
 
@@ -77,7 +84,7 @@ read64 (const guint8 *p)
   return v;
 }
 
-/* Hashes of the first 3, 4 and 6 bytes of v (little-endian: the low ones). */
+/* Hashes of the first 3 and 4 bytes of v (little-endian: the low ones). */
 static inline guint32
 hash3 (guint64 v)
 {
@@ -90,33 +97,32 @@ hash4 (guint64 v)
   return (guint32) v * 2654435761u >> (32 - H4_BITS);
 }
 
-static inline guint32
-hash6 (guint64 v)
-{
-  return (guint32) (((v << 16) * 0x9E3779B97F4A7C15ull) >> (64 - H6_BITS));
-}
-
 static inline void
 insert (Finder *f, gsize i)
 {
   guint64 v = read64 (f->src + i);
-  guint32 h = hash4 (v);
+  guint32 h = hash4 (v), p = (guint32) (i + BIAS);
   f->prev[i & WMASK] = f->h4[h];
-  f->h4[h] = (guint32) i + 1;
-  f->h3[hash3 (v)] = (guint32) i + 1;
-  f->h6[hash6 (v)] = (guint32) i + 1;
+  f->h4[h] = p;
+  f->h3[hash3 (v)] = p;
+}
+
+/* Longest match from dist back, left bytes ahead (left <= WK_LZ_MAX_MATCH). */
+static inline gsize
+clip (gsize left, gsize dist)
+{
+  return dist <= WK_LZ_NEAR_MAX ? left : MIN (left, (gsize) WK_LZ_MAX_FAR_MATCH);
 }
 
 /* The match from dist back if it saves more than the best so far; its
- * first `need` bytes are compared before its length is measured. */
+ * first 3 bytes are compared before its length is measured. */
 static inline void
-consider (const guint8 *a, gsize dist, gsize left, guint need, Match *best)
+consider (const guint8 *a, gsize dist, gsize left, Match *best)
 {
   const guint8 *b = a - dist;
-  guint shift = 32 - 8 * need;
-  if (wk_lz_read32 (a) << shift != wk_lz_read32 (b) << shift)
+  if ((wk_lz_read32 (a) ^ wk_lz_read32 (b)) << 8)
     return;
-  gsize l = wk_lz_common (a, b, MIN (left, wk_lz_max_len (dist)));
+  gsize l = wk_lz_common (a, b, clip (left, dist));
   gint v = (gint) l - (gint) wk_lz_match_cost (l, dist);
   if (v > best->value)
     *best = (Match) { (guint) l, (guint) dist, v };
@@ -130,30 +136,26 @@ find (const Finder *f, gsize i, guint floor, guint depth)
 {
   Match best = { floor, 0, -1 };
   const guint8 *a = f->src + i;
-  gsize left = f->n - i;
+  gsize left = MIN (f->n - i, (gsize) WK_LZ_MAX_MATCH), ib = i + BIAS;
   guint64 v = read64 (a);
   if (f->rep && f->rep <= i)
-    consider (a, f->rep, left, 3, &best);
-  guint32 c = f->h6[hash6 (v)];
-  if (c && i - (c - 1) <= WK_LZ_FAR_MAX_SAFE && i - (c - 1) != best.dist)
-    consider (a, i - (c - 1), left, 4, &best);
-  c = f->h3[hash3 (v)];
-  if (c && i - (c - 1) <= WK_LZ_FAR_MAX_SAFE)
-    consider (a, i - (c - 1), left, 3, &best);
-  if (best.len >= MIN (left, (gsize) NICE))
-    return best;
-  c = f->h4[hash4 (v)];
-  guint32 a4 = (guint32) v;
+    consider (a, f->rep, left, &best);
+  gsize dist = ib - f->h3[hash3 (v)];
+  if (dist <= WK_LZ_FAR_MAX_SAFE && dist != best.dist)
+    consider (a, dist, left, &best);
   gsize longest = best.len;
-  for (guint d = depth; c && d > 0; d--)
+  if (longest >= MIN (left, (gsize) NICE))
+    return best;
+  guint32 c = f->h4[hash4 (v)], a4 = (guint32) v;
+  for (guint d = depth; d > 0; d--)
     {
-      gsize pos = c - 1, dist = i - pos;
+      dist = ib - c;
       if (dist > WK_LZ_FAR_MAX_SAFE)
         break;
-      const guint8 *b = f->src + pos;
-      if (longest < left && b[longest] == a[longest] && wk_lz_read32 (b) == a4)
+      const guint8 *b = a - dist;
+      if (b[longest] == a[longest] && wk_lz_read32 (b) == a4)
         {
-          gsize max = MIN (left, wk_lz_max_len (dist));
+          gsize max = clip (left, dist);
           gsize l = wk_lz_common (a, b, max);
           if (l > longest)
             {
@@ -165,12 +167,27 @@ find (const Finder *f, gsize i, guint floor, guint depth)
                 break;
             }
         }
-      guint32 next = f->prev[pos & WMASK];
-      if (next >= c)
-        break;
-      c = next;
+      c = f->prev[c & WMASK];
     }
   return best;
+}
+
+/* Extends the match m found at i backwards over the literals waiting
+ * since lit (the bytes before i that also precede its source): returns
+ * where it starts. */
+static inline gsize
+back (const guint8 *src, gsize i, gsize lit, Match *m)
+{
+  if (!BACK || m->dist == 0)
+    return i;
+  gsize s = i, max = wk_lz_max_len (m->dist);
+  while (s > lit && s > m->dist && m->len < max && src[s - 1] == src[s - 1 - m->dist])
+    {
+      s--;
+      m->len++;
+    }
+  m->value = (gint) m->len - (gint) wk_lz_match_cost (m->len, m->dist);
+  return s;
 }
 
 /* The parse, specialised by its two callers: depth candidates per search;
@@ -184,7 +201,6 @@ parse (const guint8 *src, gsize start, gsize n, guint depth, guint lazy, guint l
   f.h4 = g_new0 (guint32, 1u << H4_BITS);
   f.prev = g_new0 (guint32, WK_LZ_WIN);
   f.h3 = g_new0 (guint32, 1u << H3_BITS);
-  f.h6 = g_new0 (guint32, 1u << H6_BITS);
   gsize limit = n >= 8 ? n - 7 : 0; /* positions with 8 readable bytes */
   for (gsize j = start > WK_LZ_WIN ? start - WK_LZ_WIN : 0; j < start && j < limit; j++)
     insert (&f, j);
@@ -195,7 +211,8 @@ parse (const guint8 *src, gsize start, gsize n, guint depth, guint lazy, guint l
     {
       Match m = find (&f, i, 0, depth);
       insert (&f, i);
-      gint need = any && i - lit <= 3 ? 0 : 1;
+      gsize s = back (src, i, lit, &m);
+      gint need = any && s - lit <= 3 ? 0 : 1;
       if (m.value < need)
         {
           miss++;
@@ -206,22 +223,24 @@ parse (const guint8 *src, gsize start, gsize n, guint depth, guint lazy, guint l
       while (m.len < lazy && i + 1 < limit)
         {
           Match nx = find (&f, i + 1, (guint) m.value + 2, ldepth);
+          gsize sn = back (src, i + 1, lit, &nx);
           if (nx.value <= m.value)
             break;
           insert (&f, i + 1);
           i++;
           m = nx;
+          s = sn;
         }
-      wk_lz_tokens_push (out, i - lit, m.len, m.dist);
+      wk_lz_tokens_push (out, s - lit, m.len, m.dist);
       f.rep = m.dist;
       any = TRUE;
-      gsize e = i + m.len;
+      gsize e = s + m.len;
       if (m.len <= INS)
         for (gsize j = i + 1; j < e && j < limit; j++)
           insert (&f, j);
       else
         {
-          for (gsize j = i + 1; j < i + 8; j++)
+          for (gsize j = i + 1; j < s + 8; j++)
             insert (&f, j);
           for (gsize j = e - 8; j < e && j < limit; j++)
             insert (&f, j);
@@ -233,7 +252,6 @@ parse (const guint8 *src, gsize start, gsize n, guint depth, guint lazy, guint l
   g_free (f.h4);
   g_free (f.prev);
   g_free (f.h3);
-  g_free (f.h6);
 }
 
 void
