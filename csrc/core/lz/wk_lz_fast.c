@@ -2,28 +2,31 @@
  *
  * Candidates per position, cheapest first: the distance of the last match
  * (records of a fixed stride repeat it), the latest position with the same
- * 6 bytes (likely a long match), the latest with the same 3 bytes (the
- * closest short match: on a tie in bytes saved it wins, and a short match
- * leaves the bytes after it to the next one — 0.4 % of the output on the
- * bench's inputs against trying it last), then up to DEPTH positions with
- * the same 4 bytes, closest first. Every candidate's first bytes are
- * compared before its length is measured, and a chain candidate is
- * measured only if it can be longer than the best so far; the lazy step's
- * search starts from the length it has to beat. The best maximises the
- * bytes saved against literals (the first found wins ties); a match that saves
- * nothing is still taken when at most 3 literals wait before it, since
- * they ride on the match before for free and would otherwise grow into a
- * literal run (1-2 header bytes; docs/formats/rc2-wadlz.md). One-step lazy
- * evaluation; after many positions without a match the search steps over
- * more of them (incompressible data); positions inside long matches are
- * only partly indexed. All hashes come from one 8-byte load.
+ * 3 bytes (the closest short match: on a tie in bytes saved it wins, and a
+ * short match leaves the bytes after it to the next one — 0.4 % of the
+ * output on the bench's inputs against trying it last), then up to DEPTH
+ * positions of a 4-byte hash chain, closest first. A chain candidate is
+ * compared on its first 4 bytes and on the 2 bytes around the length it
+ * must pass before its length is measured, and the chain walked is that of
+ * the 4 bytes ending just past that length (a longer match has them too;
+ * those chains are shorter than the one of the first 4 bytes). The best
+ * maximises the bytes saved against literals (the first found wins ties);
+ * a match that saves nothing is still taken when at most 3 literals wait
+ * before it, since they ride on the match before for free and would
+ * otherwise grow into a literal run (1-2 header bytes;
+ * docs/formats/rc2-wadlz.md). A match found is extended backwards over
+ * the literals waiting before it. One-step lazy evaluation, with a deeper
+ * search after a long match (it saves the most there, per byte searched);
+ * after many positions without a match the search steps over more of them
+ * (incompressible data); positions inside long matches are only partly
+ * indexed. All hashes come from one 8-byte load.
  *
  * Level "fast" is the same finder with FAST_DEPTH candidates and no look
  * ahead. The constants were tuned on make bench's ten inputs
- * (docs/performance.md has the depth / size / instruction table): 32
- * candidates, 8 for the lazy step, is the cheapest setting found whose
- * total is no larger than the first encoder's "best" output. They are
- * macros so that a hand scan can override them. */
+ * (docs/performance-lz.md has the settings / size / instruction table):
+ * the cheapest setting found whose total is no larger than the first
+ * encoder's "best" output. They are macros so that a hand scan can
+ * override them. */
 #include "wk_lz_enc.h"
 
 #include <string.h>
@@ -35,10 +38,16 @@
 #define H3_BITS 12
 #endif
 #ifndef DEPTH
-#define DEPTH 32u /* 4-byte chain candidates per search */
+#define DEPTH 8u  /* chain candidates per search */
 #endif
 #ifndef LDEPTH
 #define LDEPTH 8u /* ... per search of the lazy step */
+#endif
+#ifndef LLONG
+#define LLONG 12u /* ... after a match this long: */
+#endif
+#ifndef LDEPTH_LONG
+#define LDEPTH_LONG 32u
 #endif
 #ifndef LAZY
 #define LAZY 32u  /* a match this long is taken without looking ahead */
@@ -49,11 +58,10 @@
 #ifndef NICE
 #define NICE 64u  /* a candidate this long ends the search */
 #endif
-#ifndef BACK
-#define BACK 1
+#ifndef INS
+#define INS 16u   /* matches up to this long get every position indexed */
 #endif
 #define SKIP 6u   /* after 2^SKIP misses in a row, step 2, then 3 ... */
-#define INS 32u   /* matches up to this long get every position indexed */
 #define WMASK (WK_LZ_WIN - 1)
 
 /* Positions are stored plus WK_LZ_WIN, so that 0 (no position yet) lies
@@ -81,6 +89,14 @@ read64 (const guint8 *p)
 {
   guint64 v;
   memcpy (&v, p, 8);
+  return v;
+}
+
+static inline guint16
+read16 (const guint8 *p)
+{
+  guint16 v;
+  memcpy (&v, p, 2);
   return v;
 }
 
@@ -146,15 +162,22 @@ find (const Finder *f, gsize i, guint floor, guint depth)
   gsize longest = best.len;
   if (longest >= MIN (left, (gsize) NICE))
     return best;
-  guint32 c = f->h4[hash4 (v)], a4 = (guint32) v;
-  for (guint d = depth; d > 0; d--)
+  /* Chain candidates must be longer than `longest`, so they also have
+   * the 4 bytes a[k, k + 4), k = longest - 3: walk the chain of those
+   * (of positions q + k; q the candidate). Its first 4 bytes and the two
+   * around `longest` are compared before a candidate is measured. */
+  longest = MAX (longest, (gsize) 3);
+  gsize k = longest - 3;
+  guint32 c = f->h4[hash4 (wk_lz_read32 (a + k))], a4 = (guint32) v;
+  guint16 at = read16 (a + longest - 1);
+  gsize low = MAX (ib - WK_LZ_FAR_MAX_SAFE, (gsize) BIAS);
+  for (guint d = depth; d > 0 && c >= low + k; d--)
     {
-      dist = ib - c;
-      if (dist > WK_LZ_FAR_MAX_SAFE)
-        break;
-      const guint8 *b = a - dist;
-      if (b[longest] == a[longest] && wk_lz_read32 (b) == a4)
+      gsize q = c - k;
+      const guint8 *b = f->src + (q - BIAS);
+      if (read16 (b + longest - 1) == at && wk_lz_read32 (b) == a4)
         {
+          dist = ib - q;
           gsize max = clip (left, dist);
           gsize l = wk_lz_common (a, b, max);
           if (l > longest)
@@ -165,6 +188,7 @@ find (const Finder *f, gsize i, guint floor, guint depth)
                 best = (Match) { (guint) l, (guint) dist, val };
               if (l >= MIN (max, (gsize) NICE))
                 break;
+              at = read16 (a + longest - 1);
             }
         }
       c = f->prev[c & WMASK];
@@ -178,21 +202,21 @@ find (const Finder *f, gsize i, guint floor, guint depth)
 static inline gsize
 back (const guint8 *src, gsize i, gsize lit, Match *m)
 {
-  if (!BACK || m->dist == 0)
+  if (m->dist == 0 || lit >= i || m->dist >= i)
     return i;
-  gsize s = i, max = wk_lz_max_len (m->dist);
-  while (s > lit && s > m->dist && m->len < max && src[s - 1] == src[s - 1 - m->dist])
-    {
-      s--;
-      m->len++;
-    }
+  gsize room = wk_lz_max_len (m->dist) - m->len;
+  gsize lo = MAX (MAX (lit, (gsize) m->dist), i > room ? i - room : 0);
+  gsize s = i;
+  while (s > lo && src[s - 1] == src[s - 1 - m->dist])
+    s--;
+  m->len += (guint) (i - s);
   m->value = (gint) m->len - (gint) wk_lz_match_cost (m->len, m->dist);
   return s;
 }
 
 /* The parse, specialised by its two callers: depth candidates per search;
  * lazy: matches shorter than this get a look one position on, with
- * ldepth candidates. */
+ * ldepth candidates (LDEPTH_LONG after a match of LLONG bytes or more). */
 G_ALWAYS_INLINE static inline void
 parse (const guint8 *src, gsize start, gsize n, guint depth, guint lazy, guint ldepth,
        WkLzTokens *out)
@@ -222,7 +246,8 @@ parse (const guint8 *src, gsize start, gsize n, guint depth, guint lazy, guint l
       miss = 0;
       while (m.len < lazy && i + 1 < limit)
         {
-          Match nx = find (&f, i + 1, (guint) m.value + 2, ldepth);
+          Match nx = find (&f, i + 1, (guint) m.value + 2,
+                           m.len < LLONG ? ldepth : LDEPTH_LONG);
           gsize sn = back (src, i + 1, lit, &nx);
           if (nx.value <= m.value)
             break;
