@@ -61,7 +61,8 @@
 #ifndef INS
 #define INS 16u   /* matches up to this long get every position indexed */
 #endif
-#define SKIP 6u   /* after 2^SKIP misses in a row, step 2, then 3 ... */
+#define SKIP 6u
+G_STATIC_ASSERT (NICE <= WK_LZ_MAX_FAR_MATCH); /* find's early end */   /* after 2^SKIP misses in a row, step 2, then 3 ... */
 #define WMASK (WK_LZ_WIN - 1)
 
 /* Positions are stored plus WK_LZ_WIN, so that 0 (no position yet) lies
@@ -123,11 +124,15 @@ insert (Finder *f, gsize i)
   f->h3[hash3 (v)] = p;
 }
 
-/* Longest match from dist back, left bytes ahead (left <= WK_LZ_MAX_MATCH). */
+/* Common length of a and b, at most left bytes (left <= WK_LZ_MAX_MATCH),
+ * cut to what a match from dist back may be. */
 static inline gsize
-clip (gsize left, gsize dist)
+measure (const guint8 *a, const guint8 *b, gsize left, gsize dist)
 {
-  return dist <= WK_LZ_NEAR_MAX ? left : MIN (left, (gsize) WK_LZ_MAX_FAR_MATCH);
+  gsize l = wk_lz_common (a, b, left);
+  if (G_UNLIKELY (l > WK_LZ_MAX_FAR_MATCH) && dist > WK_LZ_NEAR_MAX)
+    l = WK_LZ_MAX_FAR_MATCH;
+  return l;
 }
 
 /* The match from dist back if it saves more than the best so far; its
@@ -138,7 +143,7 @@ consider (const guint8 *a, gsize dist, gsize left, Match *best)
   const guint8 *b = a - dist;
   if ((wk_lz_read32 (a) ^ wk_lz_read32 (b)) << 8)
     return;
-  gsize l = wk_lz_common (a, b, clip (left, dist));
+  gsize l = measure (a, b, left, dist);
   gint v = (gint) l - (gint) wk_lz_match_cost (l, dist);
   if (v > best->value)
     *best = (Match) { (guint) l, (guint) dist, v };
@@ -159,8 +164,8 @@ find (const Finder *f, gsize i, guint floor, guint depth)
   gsize dist = ib - f->h3[hash3 (v)];
   if (dist <= WK_LZ_FAR_MAX_SAFE && dist != best.dist)
     consider (a, dist, left, &best);
-  gsize longest = best.len;
-  if (longest >= MIN (left, (gsize) NICE))
+  gsize longest = best.len, nice = MIN (left, (gsize) NICE);
+  if (longest >= nice)
     return best;
   /* Chain candidates must be longer than `longest`, so they also have
    * the 4 bytes a[k, k + 4), k = longest - 3: walk the chain of those
@@ -170,28 +175,28 @@ find (const Finder *f, gsize i, guint floor, guint depth)
   gsize k = longest - 3;
   guint32 c = f->h4[hash4 (wk_lz_read32 (a + k))], a4 = (guint32) v;
   guint16 at = read16 (a + longest - 1);
-  gsize low = MAX (ib - WK_LZ_FAR_MAX_SAFE, (gsize) BIAS);
-  for (guint d = depth; d > 0 && c >= low + k; d--)
+  gsize low = MAX (ib - WK_LZ_FAR_MAX_SAFE, (gsize) BIAS) + k;
+  gsize cc = c;
+  for (guint d = depth; d > 0 && cc >= low; d--)
     {
-      gsize q = c - k;
-      const guint8 *b = f->src + (q - BIAS);
+      const guint8 *b = f->src + (cc - k - BIAS);
       if (read16 (b + longest - 1) == at && wk_lz_read32 (b) == a4)
         {
-          dist = ib - q;
-          gsize max = clip (left, dist);
-          gsize l = wk_lz_common (a, b, max);
+          dist = ib - (cc - k);
+          gsize l = measure (a, b, left, dist);
           if (l > longest)
             {
               longest = l;
               gint val = (gint) l - (gint) wk_lz_match_cost (l, dist);
               if (val > best.value)
                 best = (Match) { (guint) l, (guint) dist, val };
-              if (l >= MIN (max, (gsize) NICE))
+              /* (a far match's cut, 264, is above NICE) */
+              if (l >= nice)
                 break;
               at = read16 (a + longest - 1);
             }
         }
-      c = f->prev[c & WMASK];
+      cc = f->prev[cc & WMASK];
     }
   return best;
 }
