@@ -164,7 +164,7 @@ find (const Finder *f, gsize i, guint floor, guint depth)
   gsize dist = ib - f->h3[hash3 (v)];
   if (dist <= WK_LZ_FAR_MAX_SAFE && dist != best.dist)
     consider (a, dist, left, &best);
-  gsize longest = best.len, nice = MIN (left, (gsize) NICE);
+  gsize longest = MAX (best.len, (gsize) floor), nice = MIN (left, (gsize) NICE);
   if (longest >= nice)
     return best;
   /* Chain candidates must be longer than `longest`, so they also have
