@@ -47,7 +47,7 @@
 #define LLONG 12u /* ... after a match this long: */
 #endif
 #ifndef LDEPTH_LONG
-#define LDEPTH_LONG 32u
+#define LDEPTH_LONG 16u
 #endif
 #ifndef LAZY
 #define LAZY 32u  /* a match this long is taken without looking ahead */
@@ -207,7 +207,7 @@ find (const Finder *f, gsize i, guint floor, guint depth)
 static inline gsize
 back (const guint8 *src, gsize i, gsize lit, Match *m)
 {
-  if (m->dist == 0 || lit >= i || m->dist >= i)
+  if (lit >= i || m->dist == 0 || m->dist >= i)
     return i;
   gsize room = wk_lz_max_len (m->dist) - m->len;
   gsize lo = MAX (MAX (lit, (gsize) m->dist), i > room ? i - room : 0);
@@ -264,15 +264,15 @@ parse (const guint8 *src, gsize start, gsize n, guint depth, guint lazy, guint l
       wk_lz_tokens_push (out, s - lit, m.len, m.dist);
       f.rep = m.dist;
       any = TRUE;
-      gsize e = s + m.len;
+      gsize e = s + m.len, end = MIN (e, limit);
       if (m.len <= INS)
-        for (gsize j = i + 1; j < e && j < limit; j++)
+        for (gsize j = i + 1; j < end; j++)
           insert (&f, j);
       else
         {
           for (gsize j = i + 1; j < s + 8; j++)
             insert (&f, j);
-          for (gsize j = e - 8; j < e && j < limit; j++)
+          for (gsize j = e - 8; j < end; j++)
             insert (&f, j);
         }
       i = e;
