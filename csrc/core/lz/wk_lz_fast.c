@@ -47,7 +47,7 @@
 #define LLONG 12u /* ... after a match this long: */
 #endif
 #ifndef LDEPTH_LONG
-#define LDEPTH_LONG 16u
+#define LDEPTH_LONG 24u
 #endif
 #ifndef LAZY
 #define LAZY 32u  /* a match this long is taken without looking ahead */
