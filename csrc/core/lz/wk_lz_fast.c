@@ -135,13 +135,14 @@ measure (const guint8 *a, const guint8 *b, gsize left, gsize dist)
   return l;
 }
 
-/* The match from dist back if it saves more than the best so far; its
- * first 3 bytes are compared before its length is measured. */
+/* The match from dist back if it saves more than the best so far and is
+ * longer than bar bytes (bar < left); its first 3 bytes and the one at
+ * bar are compared before its length is measured. */
 static inline void
-consider (const guint8 *a, gsize dist, gsize left, Match *best)
+consider (const guint8 *a, gsize dist, gsize left, gsize bar, Match *best)
 {
   const guint8 *b = a - dist;
-  if ((wk_lz_read32 (a) ^ wk_lz_read32 (b)) << 8)
+  if ((wk_lz_read32 (a) ^ wk_lz_read32 (b)) << 8 || a[bar] != b[bar])
     return;
   gsize l = measure (a, b, left, dist);
   gint v = (gint) l - (gint) wk_lz_match_cost (l, dist);
@@ -159,11 +160,13 @@ find (const Finder *f, gsize i, guint floor, guint depth)
   const guint8 *a = f->src + i;
   gsize left = MIN (f->n - i, (gsize) WK_LZ_MAX_MATCH), ib = i + BIAS;
   guint64 v = read64 (a);
+  /* a match of at most floor bytes cannot win the lazy step */
+  gsize bar = MIN ((gsize) floor, left - 1);
   if (f->rep && f->rep <= i)
-    consider (a, f->rep, left, &best);
+    consider (a, f->rep, left, bar, &best);
   gsize dist = ib - f->h3[hash3 (v)];
   if (dist <= WK_LZ_FAR_MAX_SAFE && dist != best.dist)
-    consider (a, dist, left, &best);
+    consider (a, dist, left, bar, &best);
   gsize longest = MAX (best.len, (gsize) floor), nice = MIN (left, (gsize) NICE);
   if (longest >= nice)
     return best;
