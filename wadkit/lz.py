@@ -32,7 +32,7 @@ def compress(data, level: Level = "default", threads: int = 1) -> bytes:
     packet crossing a 0x2000 block, and only packet forms every known reader
     decodes alike.
 
-    level: "default" (a lazy parse, ~1.2-1.3x the speed of the first
+    level: "default" (a lazy parse, ~1.2-1.4x the speed of the first
     encoder's "greedy" and no larger than its "best" on make bench's
     inputs), "fast" (a greedy parse: ~1.9x greedy's speed, ~4 % larger than
     "best"; what RC2 saves use),
