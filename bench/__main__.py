@@ -25,7 +25,7 @@ GROUPS = {
     "rc2": rows_rc2.rows,
     "batch": rows_batch.rows,
     "rc2_world": lambda r, q, w: [rows_rc2_world.convert_row(r, q, w)],
-    "blender": lambda r, q, w: rows_blender.rows(r, q, w, os.path.join(w, "eng_x1.wad")),
+    "blender": rows_blender.rows,
     "blender_rc2": rows_rc2_save.blender_rows,
     "blender_rc2_world": rows_rc2_world.blender_rows,
 }

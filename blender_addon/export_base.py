@@ -35,15 +35,20 @@ class CollisionRef:
 
 
 class Base:
-    def __init__(self, lvl):
+    def __init__(self, lvl, cache: dict | None = None):
+        """cache: where the parsed models and world mesh of this base file
+        are kept between exports (the import session's; the import puts
+        its own there, edit_track.Imported.extra["eng_base"]); the session
+        is only handed out while the base file on disk is the one it was
+        made from, so they are still the file's."""
         self.lvl = lvl
+        self._cache = {} if cache is None else cache
         self.tiles = lvl.tiles
         self.n_tiles = len(self.tiles.model)
         self.tile_model = np.asarray(self.tiles.model, np.int64)
         self.rotation = np.asarray(self.tiles.rotation, np.int64)
         self.position = np.asarray(self.tiles.position, np.float32).reshape(-1, 3)
         self.location = convert.to_blender(self.position)         # Blender space
-        self._wm = None
         self._render: dict[int, RenderRef] = {}
         self._coll: dict[int, CollisionRef] = {}
         self.color_bytes = np.asarray(self.tiles.colors, np.uint8).reshape(-1, 4)
@@ -56,31 +61,41 @@ class Base:
     @property
     def models(self):
         """lvl.models (parsed when first asked: an unchanged scene needs none)."""
-        return self.lvl.models
+        m = self._cache.get("models")
+        if m is None:
+            m = self._cache["models"] = self.lvl.models
+        return m
 
     @property
     def wm(self):
-        if self._wm is None:
-            self._wm = self.lvl.world_mesh(space="file")
-            tile_of = np.asarray(self._wm["tile"], np.int64)
-            self._face_start = np.searchsorted(tile_of, np.arange(self.n_tiles + 1))
-        return self._wm
+        """lvl.world_mesh(space="file"), its arrays read-only (shared with
+        later exports)."""
+        wm = self._cache.get("wm")
+        if wm is None:
+            wm = self._cache["wm"] = self.lvl.world_mesh(space="file")
+        for a in wm.values():
+            a.setflags(write=False)
+        return wm
 
     @property
     def face_start(self) -> np.ndarray:
         """(N+1,) each tile's run of faces in the world mesh."""
-        self.wm
-        return self._face_start
+        fs = self._cache.get("face_start")
+        if fs is None:
+            tile_of = np.asarray(self.wm["tile"], np.int64)
+            fs = self._cache["face_start"] = np.searchsorted(tile_of,
+                                                             np.arange(self.n_tiles + 1))
+        return fs
 
     def tile_bytes(self, t: int) -> bytes:
         """Tile t's colour bytes (all sets), for comparing tiles."""
-        nv = len(self.models[int(self.tile_model[t])].positions)
+        nv = int(self.lvl.model_counts["vertices"][int(self.tile_model[t])])
         s = int(self.color_start[t])
         return self.color_bytes[s:s + max(1, int(self.color_sets[t])) * nv].tobytes()
 
     def has_collision(self, m: int) -> bool:
         """Model m holds collision records (shown in the scene or not)."""
-        return sum(self.models[m].collision_groups) > 0
+        return bool(self.lvl.model_counts["collision"][m])
 
     def has_model(self, m) -> bool:
         return isinstance(m, int) and m in self._tile_of_model
@@ -103,7 +118,7 @@ class Base:
 
     def tile_colors(self, t: int) -> np.ndarray:
         """(sets, V, 4) uint8: tile t's colour bytes in the base level."""
-        nv = len(self.models[int(self.tile_model[t])].positions)
+        nv = int(self.lvl.model_counts["vertices"][int(self.tile_model[t])])
         sets = max(1, int(self.color_sets[t]))
         s = self.color_start[t]
         return self.color_bytes[s:s + sets * nv].reshape(sets, nv, 4)

@@ -100,7 +100,8 @@ class Patched:
 def patched_level(context, coll, lvl, opts: Options | None = None) -> Patched:
     """The base level with the scene's edits applied (not written)."""
     opts = opts or Options()
-    base = Base(lvl)
+    session = edit_track.session_for(coll, getattr(lvl, "path", None))
+    base = Base(lvl, None if session is None else session.extra.setdefault("eng_base", {}))
     scan = _Scan(coll, base.n_tiles)
     notes: list[str] = []
     for name, why in scan.skipped:
@@ -140,8 +141,7 @@ def patched_level(context, coll, lvl, opts: Options | None = None) -> Patched:
         from .export_zones import zone_edits
         zone_edits(ed, base, scan.zones, call, notes)
     elif scan.tiles or base.n_tiles:
-        plan = TilePlan(ed, base, opts, notes, context.evaluated_depsgraph_get(),
-                        edit_track.session_for(coll, getattr(lvl, "path", None)))
+        plan = TilePlan(ed, base, opts, notes, context.evaluated_depsgraph_get(), session)
         plan.textures.resolve = text.entries_of
         try:
             plan.run(scan.tiles, world_matrices(coll.all_objects, scan.tiles), scan.children,

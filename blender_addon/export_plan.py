@@ -158,7 +158,7 @@ class TilePlan:
         for obj in dups:            # copies first: they keep the model their mesh came from
             rk, ck, ch, _ = state[id(obj)]
             model = rk[1] if rk[0] == "base" else int(base.tile_model[obj.tile])
-            nv = len(base.models[model].positions)
+            nv = int(base.lvl.model_counts["vertices"][model])
             src = base.tile_colors(obj.tile) if model == int(base.tile_model[obj.tile]) else None
             colors = tile_color_bytes(self._data(obj), src, nv)
             obj.new_tile = call(ed.add_tile, obj.name, model, obj.position, obj.rotation,

@@ -217,6 +217,9 @@ def _import(context, lvl, created, name, collision, objects, vertex_colors, merg
         lc = context.view_layer.layer_collection.children[root.name]
         lc.children[f"{name} Collision"].exclude = True
     if merge != "ZONE" and path:
-        edit_track.remember(context, root, edit_track.Imported(
-            path, trec, crec, [m for m in created.of_kind("materials")]))
+        imported = edit_track.Imported(path, trec, crec,
+                                       [m for m in created.of_kind("materials")])
+        # what the export compares edited meshes with (export_base.Base)
+        imported.extra["eng_base"] = {"models": models, "wm": wm}
+        edit_track.remember(context, root, imported)
     return root

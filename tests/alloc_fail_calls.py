@@ -77,6 +77,8 @@ RC2 = wadkit.rc2.build_level(TFRAGS, [(np.zeros((4, 4), np.uint8), 0)], PALS, b"
 RC2_LEVEL = _core.Rc2Level(RC2)
 RC2_CORE = RC2_LEVEL.decompress("core_data")
 LZ = _core.lz_compress(b"abcabcabc" * 20)
+RESTREAM_PLAIN = b"".join(bytes([i % 251]) * (i % 7 + 1) + b"wadkit" for i in range(9000))
+RESTREAM = _core.lz_compress(RESTREAM_PLAIN, level="fast")
 TMP = tempfile.mkdtemp(prefix="wadkit-nomem-")
 TABLE = bytes(TEXT.table_raw)
 CHUNKS = (LEVEL.chunk("WFPC"), LEVEL.chunk("TRAK"), 0, LEVEL.chunk("MAP"), 0,
@@ -186,6 +188,7 @@ CALLS = {
         [1, 2], drop_degenerate=True),
     "EngGeometry": lambda: _core.EngGeometry(*CHUNKS),
     "EngGeometry.models": lambda: (GEOM.models("file"), GEOM.models("export", True)),
+    "EngGeometry.model_counts": lambda: GEOM.model_counts(),
     "EngGeometry.tiles": lambda: GEOM.tiles("export"),
     "EngGeometry.zones": lambda: GEOM.zones(),
     "EngGeometry.animations": lambda: GEOM.animations(),
@@ -267,6 +270,8 @@ CALLS = {
     "rc2_level_rewrite": lambda: _core.rc2_level_rewrite(
         FULL._lvl, None, FULL_COLL, FULL_GP, None),
     "rc2_level_save": lambda: _core.rc2_level_save(FULL._lvl, os.path.join(TMP, "L.WAD")),
+    "rc2_restream": lambda: _core.rc2_restream(
+        RESTREAM, RESTREAM_PLAIN[:30000] + b"edit" + RESTREAM_PLAIN[30004:]),
     "collision_parse": lambda: _core.collision_parse(FULL_COLL, 16),
     "collision_build": lambda: _core.collision_build(
         POS, [[0, 1, 2]], [1], [[0, 1, 2, 3]], [2]),

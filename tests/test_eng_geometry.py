@@ -344,3 +344,24 @@ def test_floor_test_through_the_parsed_level():
         hit = lvl.floor(x, y, z)
         assert hit["tile"] == 0 and hit["polygon"] == poly
         assert abs(hit["height"] - height) <= 0.001
+
+
+def test_model_counts_without_the_models():
+    """lvl.model_counts: vertices, faces and collision records per model as
+    the builder wrote them, without building the models' arrays."""
+    from builders import eng_collision
+    floor = eng_collision.polygon([(-0.5, 0, -0.5), (-0.5, 0, 0.5), (0.5, 0, 0.5),
+                                   (0.5, 0, -0.5)], material=3)
+    models = [L.Model(QUAD, [(0x800, 0, 1, 2, 0), (0x810, 0, 2, 3, 0)]),
+              L.Model(QUAD, [(0x800, 0, 1, 2, 0)], floor + floor, (1, 1, 0))]
+    tiles = [L.Tile(2.5, 1.0, -3.5, 0, 0, colors=grey(4)),
+             L.Tile(1.5, 1.0, -2.5, 0, 1, colors=grey(4))]
+    lvl = open_level(L.level(trak_payload=L.trak(models),
+                             map_payload_=L.map_payload(4, 5, tiles)))
+    c = lvl.model_counts
+    assert {k: v.tolist() for k, v in c.items()} == {
+        "vertices": [4, 4], "faces": [2, 1], "collision": [0, 2]}
+    assert all(v.dtype == np.uint32 for v in c.values())
+    # and the same as the models say
+    assert [len(m.positions) for m in lvl.models] == c["vertices"].tolist()
+    assert [sum(m.collision_groups) for m in lvl.models] == c["collision"].tolist()

@@ -4,6 +4,7 @@ module only names things and caches them.
 
     lvl.flags                  # WFPC u32
     lvl.models[i]              # TRAK tile models (Model), file space
+    lvl.model_counts           # their vertex/face/collision counts, no arrays
     lvl.objects                # STPC models (skinned ones: bone_counts)
     lvl.animations             # STPC animation blocks (dicts)
     lvl.tiles                  # Tiles: the MAP tile part as arrays
@@ -13,10 +14,13 @@ module only names things and caches them.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 from . import _core
 from .results import Animation, ImportReport, Space, WorldMesh
+
+if TYPE_CHECKING:
+    import numpy as np
 
 
 class Model:
@@ -153,6 +157,12 @@ class GeometryMixin:
     def models(self) -> list[Model]:
         """TRAK tile models, file space."""
         return self._derived("models", lambda g: [Model(d, "file") for d in g.models("file")])
+
+    @property
+    def model_counts(self) -> dict[str, np.ndarray]:
+        """Per TRAK model, without building the models: ``vertices``,
+        ``faces`` and ``collision`` (records), each (M,) uint32."""
+        return self._derived("model_counts", lambda g: g.model_counts())
 
     @property
     def objects(self) -> list[Model]:

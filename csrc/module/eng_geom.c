@@ -299,6 +299,8 @@ static PyGetSetDef geom_getset[] = {
 static PyMethodDef geom_methods[] = {
   { "models", (PyCFunction) (void (*) (void)) geom_models, METH_VARARGS | METH_KEYWORDS,
     "models(space='file', objects=False) -> [dict]: TRAK (or STPC) models" },
+  { "model_counts", (PyCFunction) geom_model_counts, METH_NOARGS,
+    "model_counts() -> dict: vertices, faces, collision (records) per TRAK model, uint32" },
   { "tiles", (PyCFunction) (void (*) (void)) geom_tiles, METH_VARARGS | METH_KEYWORDS,
     "tiles(space='file') -> dict of arrays: the MAP tile part" },
   { "zones", (PyCFunction) geom_zones, METH_NOARGS,

@@ -1,7 +1,7 @@
 /* The EngGeometry object, shared by the files of its binding (one file
  * per group of methods the Python user sees):
  *   eng_geom.c         the type: parse, attributes, rebuild (build_*)
- *   eng_geom_models.c  models(), animations()
+ *   eng_geom_models.c  models(), model_counts(), animations()
  *   eng_geom_map.c     tiles(), zones()
  *   eng_geom_mesh.c    world_mesh()
  *   eng_geom_import.c  import_mesh() (the write path) */
@@ -78,6 +78,7 @@ int geom_mesh_args (PyObject *const o[GEOM_MESH_ARRAYS],
 /* Methods, one group per file (see the top of this header). */
 PyObject *geom_models (EngGeomObject *g, PyObject *args, PyObject *kwds);
 PyObject *geom_animations (EngGeomObject *g, PyObject *unused);
+PyObject *geom_model_counts (EngGeomObject *g, PyObject *unused);
 PyObject *geom_tiles (EngGeomObject *g, PyObject *args, PyObject *kwds);
 PyObject *geom_zones (EngGeomObject *g, PyObject *unused);
 PyObject *geom_world_mesh (EngGeomObject *g, PyObject *args, PyObject *kwds);

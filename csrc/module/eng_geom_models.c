@@ -100,6 +100,45 @@ geom_models (EngGeomObject *g, PyObject *args, PyObject *kwds)
   return wk_list_of (models->len, model_item, &in);
 }
 
+/* models' sizes without their arrays: what a caller that only asks "how
+   many vertices / faces / collision records" needs (the export of an
+   unchanged scene), at a few bytes per model */
+PyObject *
+geom_model_counts (EngGeomObject *g, PyObject *unused)
+{
+  const GPtrArray *models = g->trak;
+  npy_intp n = models ? models->len : 0;
+  PyObject *nv = new_array (1, n, 1, 1, 1, NPY_UINT32);
+  PyObject *nf = new_array (1, n, 1, 1, 1, NPY_UINT32);
+  PyObject *nc = new_array (1, n, 1, 1, 1, NPY_UINT32);
+  PyObject *d = PyDict_New ();
+  if (!nv || !nf || !nc || !d)
+    goto fail;
+  guint32 *v = PyArray_DATA ((PyArrayObject *) nv);
+  guint32 *f = PyArray_DATA ((PyArrayObject *) nf);
+  guint32 *c = PyArray_DATA ((PyArrayObject *) nc);
+  for (npy_intp i = 0; i < n; i++)
+    {
+      const WkEngModel *m = g_ptr_array_index (models, i);
+      v[i] = m->n_verts;
+      f[i] = m->n_faces;
+      c[i] = m->coll_groups[0] + m->coll_groups[1] + m->coll_groups[2];
+    }
+  if ((wk_dict_put (d, "vertices", nv) | wk_dict_put (d, "faces", nf)
+       | wk_dict_put (d, "collision", nc)) < 0)
+    {
+      Py_DECREF (d);
+      return NULL;
+    }
+  return d;
+fail:
+  Py_XDECREF (nv);
+  Py_XDECREF (nf);
+  Py_XDECREF (nc);
+  Py_XDECREF (d);
+  return NULL;
+}
+
 /* ---- animations ---- */
 
 static PyObject *

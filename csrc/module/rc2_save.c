@@ -1,5 +1,5 @@
 /* wadkit._core.rc2_tfrags_edit / rc2_gameplay_write / rc2_level_rewrite /
- * rc2_level_save: the RC2 write path (core: csrc/core/rc2/tfrag_edit.c,
+ * rc2_level_save / rc2_restream: the RC2 write path (core: csrc/core/rc2/tfrag_edit.c,
  * rc2_gameplay_write.c, rc2_save.c). Python glue: wadkit/_rc2_edit.py.
  * Input arrays are taken by wk_array_arg (converted, shapes checked). */
 #include "module.h"
@@ -7,6 +7,7 @@
 
 #include "../core/common/wk_error.h"
 #include "../core/rc2/rc2_gameplay_write.h"
+#include "../core/rc2/rc2_restream.h"
 #include "../core/rc2/rc2_save.h"
 #include "../core/rc2/tfrag_edit.h"
 
@@ -333,7 +334,38 @@ rc2_level_save (PyObject *module, PyObject *args)
   Py_RETURN_NONE;
 }
 
+/* rc2_restream(old stream, new plain) -> (bytes, info): the stream an RC2
+ * save writes for new plain bytes in place of the old stream (its reused
+ * blocks and packets, the rest recompressed; not checked: the save's
+ * read-back does that). For tests of the splice. */
+static PyObject *
+rc2_restream (PyObject *module, PyObject *args)
+{
+  Py_buffer old, plain;
+  if (!PyArg_ParseTuple (args, "y*y*:rc2_restream", &old, &plain))
+    return NULL;
+  GError *error = NULL;
+  GBytes *out = NULL;
+  WkRestreamInfo info;
+  Py_BEGIN_ALLOW_THREADS
+  WkRestreamMap *map = wk_rc2_restream_map (old.buf, (gsize) old.len, 0, -1,
+                                            (gsize) 1 << 30, &error);
+  if (map)
+    out = wk_rc2_restream (map, plain.buf, (gsize) plain.len, TRUE, &info, &error);
+  wk_rc2_restream_map_free (map);
+  Py_END_ALLOW_THREADS
+  PyBuffer_Release (&old);
+  PyBuffer_Release (&plain);
+  if (out == NULL)
+    return wk_raise (wk_state_from_module (module), error);
+  WkModState *st = wk_state_from_module (module);
+  PyObject *b = wk_bytes_result (st, out, NULL);
+  return b ? Py_BuildValue ("(NN)", b, info_dict (&info)) : NULL;
+}
+
 static PyMethodDef save_methods[] = {
+  { "rc2_restream", rc2_restream, METH_VARARGS,
+    "rc2_restream(old_stream, new_plain) -> (bytes, info)" },
   { "rc2_tfrags_edit", rc2_tfrags_edit, METH_VARARGS,
     "rc2_tfrags_edit(region, base, texture_count, positions, uv, color, texture, "
     "meshes) -> (bytes, status)" },

@@ -350,3 +350,33 @@ def test_tile_without_its_colour_attribute_keeps_its_colours(scene, terr, tmp_pa
         assert not np.allclose(tile_world(new, t), tile_world(src, t))
     else:
         assert chunk_payloads(path)["TRAK"] == chunk_payloads(out)["TRAK"]
+
+
+def test_exports_compare_with_the_imports_arrays(scene, terr, tmp_path):
+    """The export compares edited tile meshes with the models and world
+    mesh the import made (kept with the import session, read-only), not a
+    new parse of the base file: two edits exported one after the other
+    both reach the file, and a base file changed on disk is parsed anew."""
+    from blender_addon import edit_track
+    path, wad = terr
+    src = wadkit.eng.open(path)
+    coll = load(path)
+    s = edit_track.session_for(coll, path)
+    kept = s.extra["eng_base"]
+    assert kept["wm"]["uv"].flags.writeable       # the import's own arrays
+    t = own_tile(src)
+    ob = tile_object("terr", t)
+    ob.data.vertices[0].co.z += 0.25
+    out = tmp_path / "one.wad"
+    export(out)
+    assert s.extra["eng_base"] is kept and not kept["wm"]["uv"].flags.writeable
+    first = tile_world(wadkit.eng.open(str(out)), t)
+    assert not np.allclose(first, tile_world(src, t))
+    ob.data.vertices[1].co.z += 0.25
+    export(out)
+    second = tile_world(wadkit.eng.open(str(out)), t)
+    assert not np.allclose(second, first)
+    # the base file replaced (a new mtime and size): no session, parsed anew
+    with open(path, "ab") as f:
+        f.write(b"\0" * 4)
+    assert edit_track.session_for(coll, path) is None

@@ -95,8 +95,40 @@ GBytes *wk_lz_compress (const guint8 *src, gsize size, WkLzMode mode,
 GBytes *wk_lz_compress_full (const guint8 *src, gsize size, WkLzMode mode,
                              guint threads, gsize block, GError **error);
 
+/* Continues a stream: o (taken) holds a header and packets whose output
+ * ends with src[0, start); the result is o with the packets of
+ * src[start, end) appended (one thread), whose matches may reach back
+ * into src[0, start) (at most the encoder's window, 32 KiB). It may
+ * follow any packet (literals after a run or a small literal start on a
+ * dummy) and keeps the game's rules from o's length on. The size field
+ * is left to the caller. Fewer than WK_LZ_ONTO_LITERALS bytes are written
+ * as literals (a parse sets up ~0.5 MB of tables: 1.8 M instructions,
+ * the price of parsing ~35 KB; docs/performance-rc2-export.md). */
+#define WK_LZ_ONTO_LITERALS 512u
+GByteArray *wk_lz_compress_onto (GByteArray *o, const guint8 *src, gsize start,
+                                 gsize end, WkLzMode mode);
+
 /* Processors wk_lz_compress_full uses for threads = 0. */
 guint wk_lz_threads_available (void);
+
+/* One packet read without producing output (the validator's walk). */
+typedef struct {
+  gsize size;          /* its bytes, small literal included (a pad: its own 3-4) */
+  gsize len, dist;     /* the match it copies (len 0: none) */
+  gsize lit;           /* literal bytes it carries: a run's or a small literal's */
+  const guint8 *lit_at;
+  gboolean run, pad, far_high; /* far_high: the disputed far distance bit */
+} WkLzPacket;
+
+enum {
+  WK_LZ_PACKET_OK,
+  WK_LZ_PACKET_SHORT,         /* its fixed part runs past end (size: what it needs) */
+  WK_LZ_PACKET_SHORT_LITERAL, /* its small literal does (lit: how many) */
+};
+
+/* Reads the packet at src[pos] of a stream whose declared size is end
+ * (pos < end). Returns a WK_LZ_PACKET_ value. */
+int wk_lz_packet (const guint8 *src, gsize pos, gsize end, WkLzPacket *p);
 
 /* Every rule violation found in the stream, as messages naming offsets
  * (gchar*; empty when clean). Structural errors end the walk. At most

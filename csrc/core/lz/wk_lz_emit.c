@@ -188,16 +188,19 @@ emit_match (Emit *e, gsize len, gsize dist)
 }
 
 GByteArray *
-wk_lz_layout (const guint8 *src, gsize n, WkLzTokens *blocks, guint nblocks)
+wk_lz_layout (GByteArray *o, gboolean after_run, const guint8 *src, gsize start,
+              gsize end, WkLzTokens *blocks, guint nblocks)
 {
   Emit e = { 0 };
-  e.cap = n + n / 32 + 2 * ROOM;
-  e.buf = g_malloc (e.cap);
-  memset (e.buf, 0, WK_LZ_HEADER);
-  memcpy (e.buf, "WAD", 3);
-  e.len = WK_LZ_HEADER;
+  gsize len;
+  e.buf = g_byte_array_steal (o, &len);
+  g_byte_array_unref (o);
+  e.len = len;
+  e.cap = len + (end - start) + (end - start) / 32 + 2 * ROOM;
+  e.buf = g_realloc (e.buf, e.cap);
+  e.after_run = after_run;
 
-  gsize pos = 0, carry = 0; /* literals left over from the block before */
+  gsize pos = start, carry = 0; /* literals left over from the block before */
   for (guint b = 0; b < nblocks; b++)
     {
       const WkLzTokens *t = &blocks[b];
@@ -214,9 +217,6 @@ wk_lz_layout (const guint8 *src, gsize n, WkLzTokens *blocks, guint nblocks)
     }
   emit_literals (&e, src + pos, carry);
   flush_pending (&e, NULL, 0);
-  g_assert (pos + carry == n);
-
-  guint32 total = GUINT32_TO_LE ((guint32) e.len);
-  memcpy (e.buf + 3, &total, 4);
+  g_assert (pos + carry == end);
   return g_byte_array_new_take (e.buf, e.len);
 }

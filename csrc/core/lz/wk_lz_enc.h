@@ -139,7 +139,10 @@ void wk_lz_parse_fast (const guint8 *src, gsize start, gsize end, gboolean quick
 void wk_lz_parse_opt (const guint8 *src, gsize start, gsize end,
                       WkLzTokens *out);
 
-/* The packet layer: the whole stream (header included, size field set)
- * from the tokens of consecutive blocks covering src[0, n). */
-GByteArray *wk_lz_layout (const guint8 *src, gsize n, WkLzTokens *blocks,
-                          guint nblocks);
+/* The packet layer: appends to the stream o (taken; the result is the
+ * longer stream) the packets of the tokens of consecutive blocks covering
+ * src[start, end). after_run: the packet before may be a literal run or
+ * carry a small literal (then literals start on a dummy). The size field
+ * is the caller's. */
+GByteArray *wk_lz_layout (GByteArray *o, gboolean after_run, const guint8 *src,
+                          gsize start, gsize end, WkLzTokens *blocks, guint nblocks);

@@ -14,7 +14,7 @@
 
 typedef struct {
   const guint8 *src;
-  gsize n, block;
+  gsize start, n, block; /* src[start, n) is parsed */
   WkLzMode mode;
   WkLzTokens *tokens;
   guint nblocks;
@@ -24,7 +24,7 @@ typedef struct {
 static void
 parse_block (Job *job, guint b)
 {
-  gsize start = (gsize) b * job->block, end = MIN (job->n, start + job->block);
+  gsize start = job->start + (gsize) b * job->block, end = MIN (job->n, start + job->block);
   WkLzTokens *t = &job->tokens[b];
   switch (job->mode)
     {
@@ -54,11 +54,14 @@ worker (gpointer data)
     }
 }
 
+/* Appends the packets of src[start, n) to the stream o (taken). */
 static GByteArray *
-encode (const guint8 *src, gsize n, WkLzMode mode, guint threads, gsize block)
+encode (GByteArray *o, const guint8 *src, gsize start, gsize n, WkLzMode mode,
+        guint threads, gsize block)
 {
-  Job job = { src, n, block ? block : MAX (n, (gsize) 1), mode, NULL, 0, 0 };
-  job.nblocks = (guint) MAX ((n + job.block - 1) / job.block, (gsize) 1);
+  gsize size = n - start;
+  Job job = { src, start, n, block ? block : MAX (size, (gsize) 1), mode, NULL, 0, 0 };
+  job.nblocks = (guint) MAX ((size + job.block - 1) / job.block, (gsize) 1);
   job.tokens = g_new0 (WkLzTokens, job.nblocks);
   threads = MIN (threads, job.nblocks);
   GThread **pool = g_new0 (GThread *, MAX (threads, 1u));
@@ -70,11 +73,23 @@ encode (const guint8 *src, gsize n, WkLzMode mode, guint threads, gsize block)
     if (pool[k])
       g_thread_join (pool[k]);
   g_free (pool);
-  GByteArray *out = wk_lz_layout (src, n, job.tokens, job.nblocks);
+  GByteArray *out = wk_lz_layout (o, o->len > WK_LZ_HEADER, src, start, n, job.tokens,
+                                  job.nblocks);
   for (guint b = 0; b < job.nblocks; b++)
     wk_lz_tokens_clear (&job.tokens[b]);
   g_free (job.tokens);
   return out;
+}
+
+/* A stream with its header and no packets yet (size field unset). */
+static GByteArray *
+header (void)
+{
+  GByteArray *o = g_byte_array_new ();
+  g_byte_array_set_size (o, WK_LZ_HEADER);
+  memset (o->data, 0, WK_LZ_HEADER);
+  memcpy (o->data, "WAD", 3);
+  return o;
 }
 
 guint
@@ -99,12 +114,12 @@ wk_lz_compress_full (const guint8 *src, gsize n, WkLzMode mode, guint threads,
     threads = wk_lz_threads_available ();
   if (block == 0 && (mode == WK_LZ_DEFAULT || mode == WK_LZ_MAX || mode == WK_LZ_FAST))
     block = WK_LZ_DEFAULT_BLOCK;
-  GByteArray *out = encode (src, n, mode == WK_LZ_BEST ? WK_LZ_LAZY : mode,
+  GByteArray *out = encode (header (), src, 0, n, mode == WK_LZ_BEST ? WK_LZ_LAZY : mode,
                             threads, block);
   if (mode == WK_LZ_BEST)
     {
       /* one-byte lookahead can lose to greedy on some inputs */
-      GByteArray *greedy = encode (src, n, WK_LZ_GREEDY, threads, block);
+      GByteArray *greedy = encode (header (), src, 0, n, WK_LZ_GREEDY, threads, block);
       if (greedy->len < out->len)
         {
           g_byte_array_unref (out);
@@ -113,7 +128,25 @@ wk_lz_compress_full (const guint8 *src, gsize n, WkLzMode mode, guint threads,
       else
         g_byte_array_unref (greedy);
     }
+  guint32 total = GUINT32_TO_LE (out->len);
+  memcpy (out->data + 3, &total, 4);
   return g_byte_array_free_to_bytes (out);
+}
+
+GByteArray *
+wk_lz_compress_onto (GByteArray *o, const guint8 *src, gsize start, gsize end,
+                     WkLzMode mode)
+{
+  g_return_val_if_fail (o->len >= WK_LZ_HEADER && start <= end, o);
+  if (end - start < WK_LZ_ONTO_LITERALS)
+    { /* no parse: its tables cost more than its matches save here */
+      WkLzTokens lit = { .tail = end - start };
+      return wk_lz_layout (o, o->len > WK_LZ_HEADER, src, start, end, &lit, 1);
+    }
+  if (mode == WK_LZ_BEST)
+    mode = WK_LZ_LAZY;
+  gsize block = mode == WK_LZ_GREEDY || mode == WK_LZ_LAZY ? 0 : WK_LZ_DEFAULT_BLOCK;
+  return encode (o, src, start, end, mode, 1, block);
 }
 
 GBytes *

@@ -1,4 +1,5 @@
-/* Reusing an old WAD-LZ stream's blocks around an edit (see the header).
+/* Reusing an old WAD-LZ stream's blocks and packets around an edit (see
+ * the header).
  *
  * The old stream is decoded one 0x2000-byte block at a time (the decoder
  * stopped at each boundary by its end pointer: no packet crosses one), so
@@ -9,10 +10,11 @@
  * new bytes before it reproduces (its matches may read changed bytes that
  * happen to agree, or reach past a change into unchanged ones); a size
  * change keeps the blocks before the first change and those after it
- * that pass the same test. Each run of
- * other blocks is compressed again as a fresh stream
- * whose body starts on a boundary and is closed by dummies (`11 00 00`,
- * no output) into the second half of a block and a pad (`12 00 00`, then
+ * that pass the same test. Each run of other blocks is written again
+ * packet by packet (rerun): the old packets that still give the new bytes
+ * are copied, the bytes of the others compressed onto what precedes them;
+ * unless it ends the stream the run is closed by dummies (`11 00 00`, no
+ * output) into the second half of a block and a pad (`12 00 00`, then
  * 0xEE to the boundary), the packets docs/formats/rc2-wadlz.md describes. */
 #include "rc2_restream.h"
 
@@ -22,6 +24,12 @@
 #include "../lz/wk_lz.h"
 
 #define WINDOW ((gsize) 0xc000)
+/* Bytes before a recompressed part its encoder indexes for matches: a
+ * wider window found few more matches and did not make the saves of
+ * make bench's level smaller (each part is padded to its block's end)
+ * but cost 5 % of the rewrite (32 KiB; callgrind,
+ * docs/performance-rc2-export.md). */
+#define PRIMED ((gsize) 2048)
 
 static GBytes *
 whole (const guint8 *plain, gsize n, WkRestreamInfo *info, GError **error)
@@ -163,21 +171,23 @@ common_suffix (const guint8 *a_end, const guint8 *b_end, gsize n)
   return i;
 }
 
-/* Append a freshly compressed stream body of plain[from, to) to o (which
- * ends on a block boundary); unless it is the stream's last part, close
- * it to the next boundary with dummies into the block's second half and a
- * pad. FALSE: it ends one or two bytes short of a boundary (no room). */
-static gboolean
-middle (GByteArray *o, const guint8 *plain, gsize from, gsize to, gboolean last,
-        GError **error)
+/* Append to o (which ends after packets that give plain[0, from)) the
+ * packets of plain[from, to), matching back into the bytes before. */
+static void
+compress_onto (GByteArray **o, const guint8 *plain, gsize from, gsize to)
 {
-  g_autoptr (GBytes) mid = wk_lz_compress (plain + from, to - from, WK_RC2_LZ_MODE, error);
-  if (mid == NULL)
-    return FALSE;
-  gsize msize;
-  const guint8 *m = g_bytes_get_data (mid, &msize);
-  g_byte_array_append (o, m + WK_LZ_HEADER, (guint) (msize - WK_LZ_HEADER));
-  gsize r = (msize - WK_LZ_HEADER) % WK_LZ_BLOCK;
+  gsize history = MIN (from, PRIMED);
+  *o = wk_lz_compress_onto (*o, plain + from - history, history, to - from + history,
+                            WK_RC2_LZ_MODE);
+}
+
+/* Unless it is the stream's last part, close o to the next boundary with
+ * dummies into the block's second half and a pad. FALSE: it ends one or
+ * two bytes short of a boundary (no room). */
+static gboolean
+close_block (GByteArray *o, gboolean last)
+{
+  gsize r = (o->len - WK_LZ_HEADER) % WK_LZ_BLOCK;
   if (last || r == 0)
     return TRUE;
   static const guint8 dummy[3] = { 0x11, 0x00, 0x00 }, pad[3] = { 0x12, 0x00, 0x00 };
@@ -199,18 +209,141 @@ keep_blocks (GByteArray *o, const guint8 *old, gsize declared, guint from, guint
   g_byte_array_append (o, old + a, (guint) (b - a));
 }
 
-/* Same size: every old block whose output and whole window are unchanged
- * is kept; each run of the others is compressed again. reuse[k] says
- * which blocks were kept. */
+static void
+count_kept (WkRestreamInfo *info, gsize kept)
+{
+  if (info->compressed)
+    info->kept_after += kept;
+  else
+    info->kept_before += kept;
+}
+
+/* Does old packet p, at output offset `at`, give new_plain there when
+ * what comes before it is new_plain (its match's source bytes as they
+ * are in the new stream; an overlapping match compares the same way)? */
 static gboolean
-same_size (GByteArray *o, const WkRestreamMap *m, const guint8 *old_plain,
-           const guint8 *new_plain, gsize n, gboolean *reuse, WkRestreamInfo *info,
-           GError **error)
+packet_right (const WkLzPacket *p, const guint8 *new_plain, gsize n, gsize at)
+{
+  if (at + p->len + p->lit > n || p->dist > at)
+    return FALSE;
+  return (p->len == 0 || memcmp (new_plain + at, new_plain + at - p->dist, p->len) == 0)
+         && memcmp (new_plain + at + p->len, p->lit_at, p->lit) == 0;
+}
+
+/* Old blocks k..*e-1 written again as new_plain[from, to) (o ends on block
+ * k's start; from = its output start; *e: where the kept blocks resume,
+ * moved on when the new bytes need more room, below): their packets are walked and each
+ * one that still gives the new bytes is copied (shifted as the bytes
+ * before it require, never across a boundary; a dummy before a run that
+ * may follow a run or a small literal), the bytes of the others are
+ * compressed onto what is before them. tail FALSE: after the first packet
+ * that does not, everything up to `to` is compressed (the size changed:
+ * the old packets' outputs no longer line up). */
+static gboolean
+rerun (GByteArray **o, const WkRestreamMap *m, guint k, guint *e, const guint8 *new_plain,
+       gsize new_n, gsize from, gsize to, gboolean tail, WkRestreamInfo *info)
+{
+  static const guint8 dummy[3] = { 0x11, 0x00, 0x00 };
+  const guint8 *old = m->stream;
+  gsize at = from, span = G_MAXSIZE; /* span: the first byte waiting to be compressed */
+  /* after: o may end on a run or a small literal; o ends on the old block
+   * before k (or the header): what followed it in the old stream may */
+  gboolean after = FALSE;
+  /* copied packets are appended a stretch at a time: old[copy, pos) are
+   * the packets kept since (queued bytes, not yet in o) */
+  gsize copy = 0, queued = 0;
+#define FLUSH()                                                         \
+  G_STMT_START {                                                        \
+    g_byte_array_append (*o, old + copy, (guint) queued);               \
+    count_kept (info, queued);                                          \
+    queued = 0;                                                         \
+  } G_STMT_END
+  guint b = k;
+again:
+  for (; b < *e && at < to; b++)
+    {
+      gsize pos = WK_LZ_HEADER + (gsize) b * WK_LZ_BLOCK;
+      gsize bend = MIN (m->declared, pos + WK_LZ_BLOCK);
+      while (pos < bend && at < to)
+        {
+          WkLzPacket p;
+          if (wk_lz_packet (old, pos, m->declared, &p) != WK_LZ_PACKET_OK)
+            return FALSE;
+          if (p.pad)
+            break;
+          gboolean right = (tail || span == G_MAXSIZE) && at + p.len + p.lit <= to
+                           && packet_right (&p, new_plain, new_n, at);
+          if (right && span != G_MAXSIZE)
+            {
+              compress_onto (o, new_plain, span, at);
+              info->compressed += at - span;
+              span = G_MAXSIZE;
+              after = TRUE;
+            }
+          gboolean dummy_first = p.run && after;
+          gsize need = (dummy_first ? 3 : 0) + p.size;
+          gsize bp = ((*o)->len + queued - WK_LZ_HEADER) % WK_LZ_BLOCK;
+          if (right && (bp + need <= WK_LZ_BLOCK - 3 || bp + need == WK_LZ_BLOCK))
+            {
+              if (queued && (dummy_first || copy + queued != pos))
+                FLUSH ();
+              if (dummy_first)
+                g_byte_array_append (*o, dummy, 3);
+              if (queued == 0)
+                copy = pos;
+              queued += p.size;
+              after = p.run || p.lit;
+            }
+          else
+            {
+              if (queued)
+                FLUSH ();
+              if (span == G_MAXSIZE)
+                span = at;
+            }
+          at += p.len + p.lit;
+          pos += p.size;
+        }
+    }
+  if (queued)
+    FLUSH ();
+  if (span == G_MAXSIZE && at < to)
+    span = at;
+  if (span != G_MAXSIZE)
+    {
+      compress_onto (o, new_plain, span, to);
+      info->compressed += to - span;
+      span = G_MAXSIZE;
+      after = TRUE;
+    }
+  /* o ran past the end of block e - 1 (what it wrote is longer than the
+   * packets it replaced): closing it would add a block, so the next
+   * blocks are walked too, their packets shifted, until a pad's filler
+   * takes up the difference (or the stream ends). Likewise when o ends
+   * on the boundary after what may be a run and block e starts with one
+   * (the walk puts a dummy between). */
+  gsize fits = WK_LZ_HEADER + (gsize) *e * WK_LZ_BLOCK;
+  if (tail && *e < m->nb
+      && (((*o)->len > fits - 3 && (*o)->len != fits)
+          || ((*o)->len == fits && after && old[fits] < 0x10)))
+    {
+      to = m->plain_at[++*e];
+      goto again;
+    }
+#undef FLUSH
+  return close_block (*o, *e == m->nb);
+}
+
+/* Same size: every old block whose output and whole window are unchanged
+ * is kept; each run of the others is written again (rerun). */
+static gboolean
+same_size (GByteArray **o, const WkRestreamMap *m, const guint8 *old_plain,
+           const guint8 *new_plain, gsize n, WkRestreamInfo *info)
 {
   const guint8 *old = m->stream;
   gsize declared = m->declared;
   const gsize *plain_at = m->plain_at;
-  const gboolean *after_run = m->after_run;
+  g_autofree gboolean *reuse = g_new (gboolean, MAX (m->nb, 1));
   guint nb = m->nb;
   /* dirty[k]: block k's output differs; a clean block is reusable when
    * it decodes to the same bytes after the new ones (a trial decode) */
@@ -241,13 +374,6 @@ same_size (GByteArray *o, const WkRestreamMap *m, const guint8 *old_plain,
       reuse[k] = prev < 0 || after >= WINDOW
                  || decodes_in_place (m, k, new_plain, n, plain_at[k]);
     }
-  /* a compressed run must not start right after a kept literal run */
-  for (guint k = 1; k < nb; k++)
-    if (!reuse[k] && reuse[k - 1] && after_run[k])
-      {
-        reuse[k - 1] = FALSE;
-        k = 0;
-      }
   memset (info, 0, sizeof *info);
   for (guint k = 0; k < nb;)
     {
@@ -257,20 +383,12 @@ same_size (GByteArray *o, const WkRestreamMap *m, const guint8 *old_plain,
         e++;
       if (r)
         {
-          keep_blocks (o, old, declared, k, e);
-          gsize kept = MIN (declared, WK_LZ_HEADER + (gsize) e * WK_LZ_BLOCK)
-                       - (WK_LZ_HEADER + (gsize) k * WK_LZ_BLOCK);
-          if (info->compressed)
-            info->kept_after += kept;
-          else
-            info->kept_before += kept;
+          keep_blocks (*o, old, declared, k, e);
+          count_kept (info, MIN (declared, WK_LZ_HEADER + (gsize) e * WK_LZ_BLOCK)
+                              - (WK_LZ_HEADER + (gsize) k * WK_LZ_BLOCK));
         }
-      else
-        {
-          if (!middle (o, new_plain, plain_at[k], plain_at[e], e == nb, error))
-            return FALSE;
-          info->compressed += plain_at[e] - plain_at[k];
-        }
+      else if (!rerun (o, m, k, &e, new_plain, n, plain_at[k], plain_at[e], TRUE, info))
+        return FALSE;
       k = e;
     }
   return TRUE;
@@ -290,39 +408,23 @@ wk_rc2_restream (const WkRestreamMap *m, const guint8 *new_plain, gsize new_n,
       info->kept_before = declared;
       return g_bytes_new (old, declared);
     }
-  if (!splice || !m->mapped)
+  if (!splice || !m->mapped || m->nb == 0)
     return whole (new_plain, new_n, info, error);
   s = common_suffix (old_plain + old_n, new_plain + new_n, lim - a);
   guint nb = m->nb;
   const gsize *plain_at = m->plain_at;
-  const gboolean *after_run = m->after_run;
-  g_autoptr (GByteArray) o = g_byte_array_new ();
+  g_autoptr (GByteArray) o = g_byte_array_sized_new ((guint) (declared + declared / 8
+                                                                + WK_LZ_BLOCK));
   g_byte_array_append (o, old, WK_LZ_HEADER);
+  memset (info, 0, sizeof *info);
+  gboolean ok;
   if (old_n == new_n)
-    {
-      g_autofree gboolean *reuse = g_new (gboolean, MAX (nb, 1));
-      GError *err = NULL;
-      if (!same_size (o, m, old_plain, new_plain, new_n, reuse, info, &err))
-        {
-          if (err)
-            {
-              g_propagate_error (error, err);
-              return NULL;
-            }
-          return whole (new_plain, new_n, info, error);
-        }
-      guint kept = 0;
-      for (guint k = 0; k < nb; k++)
-        kept += reuse[k];
-      if (kept == 0)
-        return whole (new_plain, new_n, info, error);
-    }
+    ok = same_size (&o, m, old_plain, new_plain, new_n, info);
   else
     { /* one changed span, the rest shifted: keep a prefix and a suffix */
       guint i = 0, j = nb;
       for (guint k = 1; k < nb && plain_at[k] <= a; k++)
-        if (!after_run[k])
-          i = k;
+        i = k;
       gsize b = old_n - s;
       for (guint k = i + 1; k < nb; k++)
         if (plain_at[k] >= b
@@ -332,27 +434,19 @@ wk_rc2_restream (const WkRestreamMap *m, const guint8 *new_plain, gsize new_n,
             j = k;
             break;
           }
-      if (i == 0 && j == nb)
-        return whole (new_plain, new_n, info, error);
       gsize from = plain_at[i], to = j == nb ? new_n : plain_at[j] + new_n - old_n;
       keep_blocks (o, old, declared, 0, i);
-      GError *err = NULL;
-      if (!middle (o, new_plain, from, to, j == nb, &err))
-        {
-          if (err)
-            {
-              g_propagate_error (error, err);
-              return NULL;
-            }
-          return whole (new_plain, new_n, info, error);
-        }
-      if (j < nb)
-        keep_blocks (o, old, declared, j, nb);
-      memset (info, 0, sizeof *info);
       info->kept_before = WK_LZ_HEADER + (gsize) i * WK_LZ_BLOCK;
-      info->kept_after = j < nb ? declared - WK_LZ_HEADER - (gsize) j * WK_LZ_BLOCK : 0;
-      info->compressed = to - from;
+      ok = rerun (&o, m, i, &j, new_plain, new_n, from, to, FALSE, info);
+      if (ok && j < nb)
+        {
+          keep_blocks (o, old, declared, j, nb);
+          info->kept_after += declared - WK_LZ_HEADER - (gsize) j * WK_LZ_BLOCK;
+        }
+      info->kept_before -= WK_LZ_HEADER;
     }
+  if (!ok || info->kept_before + info->kept_after == 0)
+    return whole (new_plain, new_n, info, error);
   if (o->len > G_MAXINT32)
     return whole (new_plain, new_n, info, error);
   gint32 total = GINT32_TO_LE ((gint32) o->len);

@@ -1,12 +1,13 @@
 /* Recompressing an edited WAD-LZ stream without compressing all of it:
  * the old stream's 0x2000-byte blocks that decode to bytes the edit left
- * alone are kept, only the bytes between them are compressed again (with
- * the game-safe encoder, csrc/core/lz/), the new part laid out to start
- * and end on a block boundary. The result is checked with the validator
- * and decoded back by the caller; when any of that fails the whole input
- * is compressed.
+ * alone are kept, and in the blocks between them every old packet that
+ * still gives the new bytes; only the rest is compressed again (with the
+ * game-safe encoder, csrc/core/lz/), each rewritten run of blocks ending
+ * on a block boundary. The result is checked with the validator and
+ * decoded back by the caller; when any of that fails the whole input is
+ * compressed.
  * See docs/formats/rc2-writing.md ("Saving a level"). It uses only the public
- * decoder and encoder of csrc/core/lz/. */
+ * decoder, packet reader and encoder of csrc/core/lz/. */
 #pragma once
 #include <glib.h>
 
