@@ -61,8 +61,8 @@
 #ifndef INS
 #define INS 16u   /* matches up to this long get every position indexed */
 #endif
-#define SKIP 6u
-G_STATIC_ASSERT (NICE <= WK_LZ_MAX_FAR_MATCH); /* find's early end */   /* after 2^SKIP misses in a row, step 2, then 3 ... */
+#define SKIP 6u   /* after 2^SKIP misses in a row, step 2, then 3 ... */
+G_STATIC_ASSERT (NICE <= WK_LZ_MAX_FAR_MATCH); /* find's early end */
 #define WMASK (WK_LZ_WIN - 1)
 
 /* Positions are stored plus WK_LZ_WIN, so that 0 (no position yet) lies
@@ -176,10 +176,10 @@ find (const Finder *f, gsize i, guint floor, guint depth)
    * around `longest` are compared before a candidate is measured. */
   longest = MAX (longest, (gsize) 3);
   gsize k = longest - 3;
-  guint32 c = f->h4[hash4 (wk_lz_read32 (a + k))], a4 = (guint32) v;
+  guint32 a4 = (guint32) v;
   guint16 at = read16 (a + longest - 1);
   gsize low = MAX (ib - WK_LZ_FAR_MAX_SAFE, (gsize) BIAS) + k;
-  gsize cc = c;
+  gsize cc = f->h4[hash4 (wk_lz_read32 (a + k))];
   for (guint d = depth; d > 0 && cc >= low; d--)
     {
       const guint8 *b = f->src + (cc - k - BIAS);
