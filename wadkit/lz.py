@@ -32,9 +32,10 @@ def compress(data, level: Level = "default", threads: int = 1) -> bytes:
     packet crossing a 0x2000 block, and only packet forms every known reader
     decodes alike.
 
-    level: "default" (a lazy parse, about the speed of the first encoder's
-    "greedy" and no larger than its "best" on make bench's inputs), "fast"
-    (a greedy parse: ~1.7x that speed, ~5 % larger; what RC2 saves use),
+    level: "default" (a lazy parse, ~1.2-1.4x the speed of the first
+    encoder's "greedy" and no larger than its "best" on make bench's
+    inputs), "fast" (a greedy parse: ~1.9x greedy's speed, ~4 % larger than
+    "best"; what RC2 saves use),
     "max" (an optimal parse over the format's costs: ~3 % smaller, ~20x
     slower), or the first encoder's "best", "lazy", "greedy" (kept for
     comparison). threads: parse the input's 1 MiB blocks

@@ -2,28 +2,31 @@
  *
  * Candidates per position, cheapest first: the distance of the last match
  * (records of a fixed stride repeat it), the latest position with the same
- * 6 bytes (likely a long match), the latest with the same 3 bytes (the
- * closest short match: on a tie in bytes saved it wins, and a short match
- * leaves the bytes after it to the next one — 0.4 % of the output on the
- * bench's inputs against trying it last), then up to DEPTH positions with
- * the same 4 bytes, closest first. Every candidate's first bytes are
- * compared before its length is measured, and a chain candidate is
- * measured only if it can be longer than the best so far; the lazy step's
- * search starts from the length it has to beat. The best maximises the
- * bytes saved against literals (the first found wins ties); a match that saves
- * nothing is still taken when at most 3 literals wait before it, since
- * they ride on the match before for free and would otherwise grow into a
- * literal run (1-2 header bytes; docs/formats/rc2-wadlz.md). One-step lazy
- * evaluation; after many positions without a match the search steps over
- * more of them (incompressible data); positions inside long matches are
- * only partly indexed. All hashes come from one 8-byte load.
+ * 3 bytes (the closest short match: on a tie in bytes saved it wins, and a
+ * short match leaves the bytes after it to the next one — 0.4 % of the
+ * output on the bench's inputs against trying it last), then up to DEPTH
+ * positions of a 4-byte hash chain, closest first. A chain candidate is
+ * compared on its first 4 bytes and on the 2 bytes around the length it
+ * must pass before its length is measured, and the chain walked is that of
+ * the 4 bytes ending just past that length (a longer match has them too;
+ * those chains are shorter than the one of the first 4 bytes). The best
+ * maximises the bytes saved against literals (the first found wins ties);
+ * a match that saves nothing is still taken when at most 3 literals wait
+ * before it, since they ride on the match before for free and would
+ * otherwise grow into a literal run (1-2 header bytes;
+ * docs/formats/rc2-wadlz.md). A match found is extended backwards over
+ * the literals waiting before it. One-step lazy evaluation, with a deeper
+ * search after a long match (it saves the most there, per byte searched);
+ * after many positions without a match the search steps over more of them
+ * (incompressible data); positions inside long matches are only partly
+ * indexed. All hashes come from one 8-byte load.
  *
  * Level "fast" is the same finder with FAST_DEPTH candidates and no look
  * ahead. The constants were tuned on make bench's ten inputs
- * (docs/performance.md has the depth / size / instruction table): 32
- * candidates, 8 for the lazy step, is the cheapest setting found whose
- * total is no larger than the first encoder's "best" output. They are
- * macros so that a hand scan can override them. */
+ * (docs/performance-lz.md has the settings / size / instruction table):
+ * the cheapest setting found whose total is no larger than the first
+ * encoder's "best" output. They are macros so that a hand scan can
+ * override them. */
 #include "wk_lz_enc.h"
 
 #include <string.h>
@@ -34,14 +37,17 @@
 #ifndef H3_BITS
 #define H3_BITS 12
 #endif
-#ifndef H6_BITS
-#define H6_BITS 15
-#endif
 #ifndef DEPTH
-#define DEPTH 32u /* 4-byte chain candidates per search */
+#define DEPTH 8u  /* chain candidates per search */
 #endif
 #ifndef LDEPTH
 #define LDEPTH 8u /* ... per search of the lazy step */
+#endif
+#ifndef LLONG
+#define LLONG 12u /* ... after a match this long: */
+#endif
+#ifndef LDEPTH_LONG
+#define LDEPTH_LONG 24u
 #endif
 #ifndef LAZY
 #define LAZY 32u  /* a match this long is taken without looking ahead */
@@ -52,15 +58,25 @@
 #ifndef NICE
 #define NICE 64u  /* a candidate this long ends the search */
 #endif
+#ifndef INS
+#define INS 16u   /* matches up to this long get every position indexed */
+#endif
 #define SKIP 6u   /* after 2^SKIP misses in a row, step 2, then 3 ... */
-#define INS 32u   /* matches up to this long get every position indexed */
+G_STATIC_ASSERT (NICE <= WK_LZ_MAX_FAR_MATCH); /* find's early end */
 #define WMASK (WK_LZ_WIN - 1)
+
+/* Positions are stored plus WK_LZ_WIN, so that 0 (no position yet) lies
+ * farther back than any match may reach: one distance check ends a chain
+ * both at its end and at the window's edge. An entry of prev[] is only
+ * overwritten a window later, so a chain walk that stops at the window
+ * never meets one. */
+#define BIAS WK_LZ_WIN
 
 typedef struct {
   const guint8 *src;
   gsize n;
-  guint32 *h4, *prev; /* 4-byte hash chains, positions + 1 (0: none) */
-  guint32 *h3, *h6;   /* the latest position per 3- and 6-byte hash */
+  guint32 *h4, *prev; /* 4-byte hash chains */
+  guint32 *h3;        /* the latest position per 3-byte hash */
   guint rep;          /* distance of the last match */
 } Finder;
 
@@ -77,7 +93,15 @@ read64 (const guint8 *p)
   return v;
 }
 
-/* Hashes of the first 3, 4 and 6 bytes of v (little-endian: the low ones). */
+static inline guint16
+read16 (const guint8 *p)
+{
+  guint16 v;
+  memcpy (&v, p, 2);
+  return v;
+}
+
+/* Hashes of the first 3 and 4 bytes of v (little-endian: the low ones). */
 static inline guint32
 hash3 (guint64 v)
 {
@@ -90,33 +114,37 @@ hash4 (guint64 v)
   return (guint32) v * 2654435761u >> (32 - H4_BITS);
 }
 
-static inline guint32
-hash6 (guint64 v)
-{
-  return (guint32) (((v << 16) * 0x9E3779B97F4A7C15ull) >> (64 - H6_BITS));
-}
-
 static inline void
 insert (Finder *f, gsize i)
 {
   guint64 v = read64 (f->src + i);
-  guint32 h = hash4 (v);
+  guint32 h = hash4 (v), p = (guint32) (i + BIAS);
   f->prev[i & WMASK] = f->h4[h];
-  f->h4[h] = (guint32) i + 1;
-  f->h3[hash3 (v)] = (guint32) i + 1;
-  f->h6[hash6 (v)] = (guint32) i + 1;
+  f->h4[h] = p;
+  f->h3[hash3 (v)] = p;
 }
 
-/* The match from dist back if it saves more than the best so far; its
- * first `need` bytes are compared before its length is measured. */
+/* Common length of a and b, at most left bytes (left <= WK_LZ_MAX_MATCH),
+ * cut to what a match from dist back may be. */
+static inline gsize
+measure (const guint8 *a, const guint8 *b, gsize left, gsize dist)
+{
+  gsize l = wk_lz_common (a, b, left);
+  if (G_UNLIKELY (l > WK_LZ_MAX_FAR_MATCH) && dist > WK_LZ_NEAR_MAX)
+    l = WK_LZ_MAX_FAR_MATCH;
+  return l;
+}
+
+/* The match from dist back if it saves more than the best so far and is
+ * longer than bar bytes (bar < left); its first 3 bytes and the one at
+ * bar are compared before its length is measured. */
 static inline void
-consider (const guint8 *a, gsize dist, gsize left, guint need, Match *best)
+consider (const guint8 *a, gsize dist, gsize left, gsize bar, Match *best)
 {
   const guint8 *b = a - dist;
-  guint shift = 32 - 8 * need;
-  if (wk_lz_read32 (a) << shift != wk_lz_read32 (b) << shift)
+  if ((wk_lz_read32 (a) ^ wk_lz_read32 (b)) << 8 || a[bar] != b[bar])
     return;
-  gsize l = wk_lz_common (a, b, MIN (left, wk_lz_max_len (dist)));
+  gsize l = measure (a, b, left, dist);
   gint v = (gint) l - (gint) wk_lz_match_cost (l, dist);
   if (v > best->value)
     *best = (Match) { (guint) l, (guint) dist, v };
@@ -130,52 +158,73 @@ find (const Finder *f, gsize i, guint floor, guint depth)
 {
   Match best = { floor, 0, -1 };
   const guint8 *a = f->src + i;
-  gsize left = f->n - i;
+  gsize left = MIN (f->n - i, (gsize) WK_LZ_MAX_MATCH), ib = i + BIAS;
   guint64 v = read64 (a);
+  /* a match of at most floor bytes cannot win the lazy step */
+  gsize bar = MIN ((gsize) floor, left - 1);
   if (f->rep && f->rep <= i)
-    consider (a, f->rep, left, 3, &best);
-  guint32 c = f->h6[hash6 (v)];
-  if (c && i - (c - 1) <= WK_LZ_FAR_MAX_SAFE && i - (c - 1) != best.dist)
-    consider (a, i - (c - 1), left, 4, &best);
-  c = f->h3[hash3 (v)];
-  if (c && i - (c - 1) <= WK_LZ_FAR_MAX_SAFE)
-    consider (a, i - (c - 1), left, 3, &best);
-  if (best.len >= MIN (left, (gsize) NICE))
+    consider (a, f->rep, left, bar, &best);
+  gsize dist = ib - f->h3[hash3 (v)];
+  if (dist <= WK_LZ_FAR_MAX_SAFE && dist != best.dist)
+    consider (a, dist, left, bar, &best);
+  gsize longest = MAX (best.len, (gsize) floor), nice = MIN (left, (gsize) NICE);
+  if (longest >= nice)
     return best;
-  c = f->h4[hash4 (v)];
+  /* Chain candidates must be longer than `longest`, so they also have
+   * the 4 bytes a[k, k + 4), k = longest - 3: walk the chain of those
+   * (of positions q + k; q the candidate). Its first 4 bytes and the two
+   * around `longest` are compared before a candidate is measured. */
+  longest = MAX (longest, (gsize) 3);
+  gsize k = longest - 3;
   guint32 a4 = (guint32) v;
-  gsize longest = best.len;
-  for (guint d = depth; c && d > 0; d--)
+  guint16 at = read16 (a + longest - 1);
+  gsize low = MAX (ib - WK_LZ_FAR_MAX_SAFE, (gsize) BIAS) + k;
+  gsize cc = f->h4[hash4 (wk_lz_read32 (a + k))];
+  for (guint d = depth; d > 0 && cc >= low; d--)
     {
-      gsize pos = c - 1, dist = i - pos;
-      if (dist > WK_LZ_FAR_MAX_SAFE)
-        break;
-      const guint8 *b = f->src + pos;
-      if (longest < left && b[longest] == a[longest] && wk_lz_read32 (b) == a4)
+      const guint8 *b = f->src + (cc - k - BIAS);
+      if (read16 (b + longest - 1) == at && wk_lz_read32 (b) == a4)
         {
-          gsize max = MIN (left, wk_lz_max_len (dist));
-          gsize l = wk_lz_common (a, b, max);
+          dist = ib - (cc - k);
+          gsize l = measure (a, b, left, dist);
           if (l > longest)
             {
               longest = l;
               gint val = (gint) l - (gint) wk_lz_match_cost (l, dist);
               if (val > best.value)
                 best = (Match) { (guint) l, (guint) dist, val };
-              if (l >= MIN (max, (gsize) NICE))
+              /* (a far match's cut, 264, is above NICE) */
+              if (l >= nice)
                 break;
+              at = read16 (a + longest - 1);
             }
         }
-      guint32 next = f->prev[pos & WMASK];
-      if (next >= c)
-        break;
-      c = next;
+      cc = f->prev[cc & WMASK];
     }
   return best;
 }
 
+/* Extends the match m found at i backwards over the literals waiting
+ * since lit (the bytes before i that also precede its source): returns
+ * where it starts. */
+static inline gsize
+back (const guint8 *src, gsize i, gsize lit, Match *m)
+{
+  if (lit >= i || m->dist == 0 || m->dist >= i)
+    return i;
+  gsize room = wk_lz_max_len (m->dist) - m->len;
+  gsize lo = MAX (MAX (lit, (gsize) m->dist), i > room ? i - room : 0);
+  gsize s = i;
+  while (s > lo && src[s - 1] == src[s - 1 - m->dist])
+    s--;
+  m->len += (guint) (i - s);
+  m->value = (gint) m->len - (gint) wk_lz_match_cost (m->len, m->dist);
+  return s;
+}
+
 /* The parse, specialised by its two callers: depth candidates per search;
  * lazy: matches shorter than this get a look one position on, with
- * ldepth candidates. */
+ * ldepth candidates (LDEPTH_LONG after a match of LLONG bytes or more). */
 G_ALWAYS_INLINE static inline void
 parse (const guint8 *src, gsize start, gsize n, guint depth, guint lazy, guint ldepth,
        WkLzTokens *out)
@@ -184,7 +233,6 @@ parse (const guint8 *src, gsize start, gsize n, guint depth, guint lazy, guint l
   f.h4 = g_new0 (guint32, 1u << H4_BITS);
   f.prev = g_new0 (guint32, WK_LZ_WIN);
   f.h3 = g_new0 (guint32, 1u << H3_BITS);
-  f.h6 = g_new0 (guint32, 1u << H6_BITS);
   gsize limit = n >= 8 ? n - 7 : 0; /* positions with 8 readable bytes */
   for (gsize j = start > WK_LZ_WIN ? start - WK_LZ_WIN : 0; j < start && j < limit; j++)
     insert (&f, j);
@@ -195,7 +243,8 @@ parse (const guint8 *src, gsize start, gsize n, guint depth, guint lazy, guint l
     {
       Match m = find (&f, i, 0, depth);
       insert (&f, i);
-      gint need = any && i - lit <= 3 ? 0 : 1;
+      gsize s = back (src, i, lit, &m);
+      gint need = any && s - lit <= 3 ? 0 : 1;
       if (m.value < need)
         {
           miss++;
@@ -205,25 +254,28 @@ parse (const guint8 *src, gsize start, gsize n, guint depth, guint lazy, guint l
       miss = 0;
       while (m.len < lazy && i + 1 < limit)
         {
-          Match nx = find (&f, i + 1, (guint) m.value + 2, ldepth);
+          Match nx = find (&f, i + 1, (guint) m.value + 2,
+                           m.len < LLONG ? ldepth : LDEPTH_LONG);
+          gsize sn = back (src, i + 1, lit, &nx);
           if (nx.value <= m.value)
             break;
           insert (&f, i + 1);
           i++;
           m = nx;
+          s = sn;
         }
-      wk_lz_tokens_push (out, i - lit, m.len, m.dist);
+      wk_lz_tokens_push (out, s - lit, m.len, m.dist);
       f.rep = m.dist;
       any = TRUE;
-      gsize e = i + m.len;
+      gsize e = s + m.len, end = MIN (e, limit);
       if (m.len <= INS)
-        for (gsize j = i + 1; j < e && j < limit; j++)
+        for (gsize j = i + 1; j < end; j++)
           insert (&f, j);
       else
         {
-          for (gsize j = i + 1; j < i + 8; j++)
+          for (gsize j = i + 1; j < s + 8; j++)
             insert (&f, j);
-          for (gsize j = e - 8; j < e && j < limit; j++)
+          for (gsize j = e - 8; j < end; j++)
             insert (&f, j);
         }
       i = e;
@@ -233,7 +285,6 @@ parse (const guint8 *src, gsize start, gsize n, guint depth, guint lazy, guint l
   g_free (f.h4);
   g_free (f.prev);
   g_free (f.h3);
-  g_free (f.h6);
 }
 
 void
