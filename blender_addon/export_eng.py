@@ -20,7 +20,7 @@ from .export_base import Base
 from .export_common import ExportError
 from .export_new import add_new_object, stpc_changed
 from .export_plan import TilePlan
-from .export_read import world_matrices
+from .export_read import level_objects, world_matrices
 from .export_tiles import is_collision
 from .import_eng import PROP_MERGE, PROP_SOURCE
 from .import_eng_objects import PROP_OBJECT
@@ -48,7 +48,7 @@ class _Scan:
         self.tiles, self.zones, self.stpc, self.new, self.skipped = [], [], [], [], []
         self.orphans = []
         self.children: dict[int, list] = {}      # object pointer -> collision children
-        obs = list(coll.all_objects)
+        obs = level_objects(coll)
         here = {ob.as_pointer() for ob in obs}
         for ob in obs:
             if PROP_OBJECT in ob and ob.type in ("MESH", "ARMATURE"):
@@ -144,14 +144,14 @@ def patched_level(context, coll, lvl, opts: Options | None = None) -> Patched:
         plan = TilePlan(ed, base, opts, notes, context.evaluated_depsgraph_get(), session)
         plan.textures.resolve = text.entries_of
         try:
-            plan.run(scan.tiles, world_matrices(coll.all_objects, scan.tiles), scan.children,
+            plan.run(scan.tiles, world_matrices(coll, scan.tiles), scan.children,
                      call)
         except ValueError as e:           # from the arrays built for an edit
             raise ExportError(str(e)) from e
         names_of_tile.update({t: o.name for t, o in plan.by_edit_tile.items()})
     added = 0
     if scan.new:
-        mats = world_matrices(coll.all_objects, scan.new)
+        mats = world_matrices(coll, scan.new)
         meshes = plan.meshes if plan else None
         textures = plan.textures if plan else None
         if plan is None:

@@ -129,16 +129,41 @@ def face_ints(at, name, nf):
     return out
 
 
-def world_matrices(pool, obs) -> np.ndarray:
-    """(len(obs),4,4) float64 world matrices of obs (objects of the bpy
-    collection `pool`), read in one foreach_get. Blender stores them column
-    by column."""
-    n = len(pool)
-    flat = np.empty(n * 16, np.float32)
-    pool.foreach_get("matrix_world", flat)
-    where = {ob.as_pointer(): k for k, ob in enumerate(pool)}
+def level_objects(coll) -> list:
+    """The objects of coll and of the collections below it, each once, as
+    Collection.all_objects gives them but without it: its first read after
+    the hierarchy changed (an import, a copy) builds a cache at a list
+    search per object (7-16 ms for the 1,379 objects of the bench's ENG
+    level in bpy 4.5, against 1-6 ms for this walk; three imports, load ~2)."""
+    seen, out = set(), []
+    for c in (coll, *coll.children_recursive):
+        for ob in c.objects:
+            p = ob.as_pointer()
+            if p not in seen:
+                seen.add(p)
+                out.append(ob)
+    return out
+
+
+def world_matrices(coll, obs) -> np.ndarray:
+    """(len(obs),4,4) float64 world matrices of obs (objects of the level
+    collection coll or of a collection below it), read with one
+    foreach_get per collection. Blender stores them column by column."""
+    flats, where, k = [], {}, 0
+    for c in (coll, *coll.children_recursive):
+        objs = c.objects
+        n = len(objs)
+        if not n:
+            continue
+        flat = np.empty(n * 16, np.float32)
+        objs.foreach_get("matrix_world", flat)
+        flats.append(flat)
+        for j, ob in enumerate(objs):
+            where.setdefault(ob.as_pointer(), k + j)
+        k += n
+    flat = np.concatenate(flats) if flats else np.empty(0, np.float32)
     idx = np.array([where[ob.as_pointer()] for ob in obs], np.int64)
-    return flat.reshape(n, 4, 4).transpose(0, 2, 1)[idx].astype(np.float64)
+    return flat.reshape(-1, 4, 4).transpose(0, 2, 1)[idx].astype(np.float64)
 
 
 def local_matrix(ob) -> np.ndarray:
