@@ -242,7 +242,21 @@ def _remember(context, root, base, session, seen: dict) -> None:
         baseline = session.extra.get("terrain")
     if baseline is not None:
         new.extra["terrain"] = baseline
+    new.extra["base_level"] = seen["base_level"]
     edit_track.remember(context, root, new)
+
+
+def _base_level(base: str, session) -> "wadkit.rc2.Level":
+    """The base level: the one an earlier export of this session read (its
+    decoded streams, terrain and tables cached on it), while the session
+    says the file on disk is still the one it was made from; else read
+    now, into memory (no mapping of the user's file is kept between
+    exports)."""
+    lvl = session.extra.get("base_level") if session is not None else None
+    if lvl is None:
+        with open(base, "rb") as f:
+            lvl = wadkit.rc2.from_bytes(f.read(), path=base)
+    return lvl
 
 
 def export_rc2(context, filepath: str, base_path: str | None = None):
@@ -255,9 +269,9 @@ def export_rc2(context, filepath: str, base_path: str | None = None):
                           "file it came from; give the base level")
     # every edit evaluated: Blender reports the changed meshes (edit_track)
     context.view_layer.update()
-    lvl = wadkit.rc2.open(base)
-    ed = lvl.edit()
     session = edit_track.session_for(root, base)
+    lvl = _base_level(base, session)
+    ed = lvl.edit()
     notes, changed, seen = [], [], {}
     scan = _Scan(root, notes)
     parts = _imported_parts(root)
@@ -273,6 +287,7 @@ def export_rc2(context, filepath: str, base_path: str | None = None):
     if scan.collision is not None and collision_edit(lvl, ed, scan.collision, notes,
                                                      session, seen):
         changed.append("collision")
+    seen["base_level"] = lvl
     _remember(context, root, base, session, seen)
     new_settings = _settings(lvl, root, notes)
     try:

@@ -542,10 +542,13 @@ def open(path: str | os.PathLike, max_size: int = DEFAULT_MAX_SIZE) -> Level:
     return Level(_core.Rc2Level(os.fspath(path)), os.fspath(path), max_size)
 
 
-def from_bytes(data, max_size: int = DEFAULT_MAX_SIZE) -> Level:
+def from_bytes(data, max_size: int = DEFAULT_MAX_SIZE,
+               path: str | os.PathLike | None = None) -> Level:
     """Parse a level held in memory. A bytes object is shared (it is
-    immutable), any other buffer (bytearray, memoryview …) is copied."""
-    return Level(_core.Rc2Level(data), None, max_size)
+    immutable), any other buffer (bytearray, memoryview …) is copied.
+    path: the file the bytes were read from, if any (Level.path; save()
+    refuses to write over it)."""
+    return Level(_core.Rc2Level(data), None if path is None else os.fspath(path), max_size)
 
 
 def empty_gameplay(tail: bytes = b"") -> bytes:

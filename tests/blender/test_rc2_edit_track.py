@@ -260,3 +260,30 @@ def test_baseline_compare_writes_what_the_whole_compare_writes(scene, level, tmp
     whole = export(tmp_path, "whole.wad").read_bytes()
     session.extra["terrain"] = kept
     assert fast == whole != level[1]
+
+
+def test_base_level_is_read_once_per_session(scene, level, tmp_path):
+    """The base level an export reads (into memory, no mapping kept) is the
+    one the next exports of the session use, with its decodes cached; a
+    base file changed on disk is read anew; exporting over the base file
+    is still refused."""
+    t, _ = imported(level[0], tmp_path)
+    root = bpy.data.collections["LEVEL3"]
+    first = edit_track.session_for(root, level[0]).extra["base_level"]
+    assert first.path == level[0]
+    t.data.vertices[0].co.z += 0.25
+    out = export(tmp_path, "edited.wad")
+    assert edit_track.session_for(root, level[0]).extra["base_level"] is first
+    new = wadkit.rc2.open(str(out))
+    assert not np.array_equal(new.terrain(0)["positions"], first.terrain(0)["positions"])
+    # the base file replaced by the edited level: read anew, the edit now
+    # is the base's (nothing left to write)
+    data = out.read_bytes()
+    with open(level[0], "wb") as f:
+        f.write(data)
+    st = os.stat(level[0])
+    os.utime(level[0], ns=(st.st_atime_ns, st.st_mtime_ns + 1_000_000_000))
+    assert export(tmp_path, "again.wad").read_bytes() == data
+    assert edit_track.session_for(root, level[0]).extra["base_level"] is not first
+    with pytest.raises(RuntimeError, match="source file"):
+        bpy.ops.export_scene.wadkit_rc2(filepath=level[0])
