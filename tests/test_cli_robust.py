@@ -22,6 +22,7 @@ if not (hasattr(wadkit.eng.Level, "world_mesh") and hasattr(wadkit.eng.Level, "f
     pytest.skip("ENG geometry/floor not in this build", allow_module_level=True)
 
 from test_convert_e2e import run, small_level as level  # noqa: E402
+from sanitizer import forks_the_pytest_worker  # noqa: E402
 
 
 def one_line_error(r, *needles):
@@ -248,10 +249,7 @@ def test_pool_writes_what_a_serial_run_writes(write, tmp_path):
         assert (tmp_path / "1" / n).read_bytes() == (tmp_path / "2" / n).read_bytes(), n
 
 
-@pytest.mark.skipif("libasan" in os.environ.get("LD_PRELOAD", ""),
-                    reason="forks the multithreaded pytest worker: under gcc 12's ASan (no "
-                    "fork handlers for its allocator) a child can deadlock "
-                    "(tests/test_convert_pool.py); the plain build runs it")
+@forks_the_pytest_worker
 def test_a_dead_worker_is_one_line(tmp_path, monkeypatch):
     """A worker that dies (a crash in C would) fails its file with one
     line, and only its file; run_batch reports every job once, in order."""

@@ -21,6 +21,7 @@ if not hasattr(wadkit.eng.Level, "world_mesh"):
     pytest.skip("ENG geometry not in this build", allow_module_level=True)
 
 from test_convert_e2e import run  # noqa: E402
+from sanitizer import forks_the_pytest_worker  # noqa: E402
 
 
 @pytest.fixture(scope="module")
@@ -119,19 +120,8 @@ def _modules_new_in_worker(job):
     return _convert.Done(job, done.ok, sorted(set(sys.modules) - before), None)
 
 
-# This test forks the pytest worker itself (run_batch in process), whose
-# other threads (xdist's) may hold a lock of the allocator at that moment:
-# glibc's malloc takes its locks around fork(), gcc 12's ASan allocator
-# does not, and its children then wait forever (seen in `make sanitize`,
-# both forked workers stuck in SizeClassAllocator64::GetFromAllocator).
-# The CLI pool tests fork from a fresh command and run in both builds.
-SANITIZED = "libasan" in os.environ.get("LD_PRELOAD", "")
-
-
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="forked workers: Linux")
-@pytest.mark.skipif(SANITIZED, reason="forks the multithreaded pytest worker: under gcc 12's "
-                    "ASan (no fork handlers for its allocator) a child can deadlock; the "
-                    "plain build runs it")
+@forks_the_pytest_worker
 def test_workers_find_their_modules_loaded_and_gc_is_unfrozen(levels, tmp_path,
                                                               monkeypatch):
     """The modules a worker's first level would import (numpy.ma, Pillow's

@@ -17,10 +17,10 @@ import pytest
 
 import wadkit
 from hostile import PARSERS, Either, Error, Ok, load_all
+from sanitizer import SANITIZED
 
 CASES = load_all()
 # ASan/UBSan (make sanitize) make everything slower and bigger
-SANITIZED = "libasan" in os.environ.get("LD_PRELOAD", "")
 # The hang guard (wall time, the whole pytest process is stopped with every
 # thread's traceback): the slowest row, 250k chunks, takes ~0.3 s of CPU
 # here (~1.5 s under ASan), so this is > 40x what any row needs.

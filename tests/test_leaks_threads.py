@@ -14,8 +14,8 @@ import pytest
 
 import wadkit
 from builders import eng_wad as B
+from sanitizer import SANITIZED
 
-SANITIZED = "libasan" in os.environ.get("LD_PRELOAD", "")
 
 
 def rss_mb():
