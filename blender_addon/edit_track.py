@@ -140,6 +140,38 @@ class MeshRecord:
                    local, arr.f_start, has_color, names)
 
 
+def joined(a: "MeshRecord | None", b: MeshRecord) -> MeshRecord:
+    """One record of a's meshes and then b's (the same props and names);
+    its epoch is the older of the two."""
+    if a is None:
+        return b
+    out = MeshRecord.__new__(MeshRecord)
+    out.index = {**a.index, **{u: k + len(a.counts) for u, k in b.index.items()}}
+    out.counts = np.concatenate([a.counts, b.counts])
+    out.props = np.concatenate([a.props, b.props])
+    out.corner_vert = np.concatenate([a.corner_vert, b.corner_vert])
+    out.l_start = np.concatenate([a.l_start, b.l_start[1:] + a.l_start[-1]])
+    out.loop_start = np.concatenate([a.loop_start, b.loop_start])
+    out.f_start = np.concatenate([a.f_start, b.f_start[1:] + a.f_start[-1]])
+    out.has_color = np.concatenate([a.has_color, b.has_color])
+    out.names = a.names
+    out.present = np.concatenate([a.present, b.present])
+    out.epoch = min(a.epoch, b.epoch)
+    return out
+
+
+def adopt(context, session: "Imported", rec: MeshRecord) -> None:
+    """Meshes made after the import (collision_build.py) join the session's
+    collision record: the scene is evaluated now, and what that reports
+    about them is not an edit."""
+    if not tracking():
+        return
+    context.view_layer.update()
+    _dirty.difference_update(rec.index)
+    rec.epoch = _mesh_tags
+    session.collision = joined(session.collision, rec)
+
+
 def present(meshes, names) -> np.ndarray:
     """(G, len(names)) bool: which of the attributes names each mesh has."""
     out = np.zeros((len(meshes), len(names)), bool)

@@ -22,6 +22,7 @@ from .export_new import add_new_object, stpc_changed
 from .export_plan import TilePlan
 from .export_read import level_objects, world_matrices
 from .export_tiles import is_collision
+from .import_collision import PROP_MARKS
 from .import_eng import PROP_MERGE, PROP_SOURCE
 from .import_eng_objects import PROP_OBJECT
 from .import_tiles import PROP_TILE
@@ -141,7 +142,8 @@ def patched_level(context, coll, lvl, opts: Options | None = None) -> Patched:
         from .export_zones import zone_edits
         zone_edits(ed, base, scan.zones, call, notes)
     elif scan.tiles or base.n_tiles:
-        plan = TilePlan(ed, base, opts, notes, context.evaluated_depsgraph_get(), session)
+        plan = TilePlan(ed, base, opts, notes, context.evaluated_depsgraph_get(), session,
+                        marked=bool(coll.get(PROP_MARKS)))
         plan.textures.resolve = text.entries_of
         try:
             plan.run(scan.tiles, world_matrices(coll, scan.tiles), scan.children,

@@ -16,6 +16,7 @@ from .export_compare import PLACE_EPS, MATRIX_EPS, collision_changes, placements
 from .export_read import COLOR_ATTRS, local_matrix
 from .export_tiles import (Meshes, TileObject, as4, collision_arrays, render_arrays,
                            tile_color_bytes)
+from .import_collision import PROP_HAS_CHILD
 from .import_tiles import PROP_TILE
 from .materials_map import FaceTextures
 
@@ -53,8 +54,14 @@ def _meshes_of(obs):
 
 
 class TilePlan:
-    def __init__(self, ed, base, opts, notes: list, depsgraph=None, session=None):
+    def __init__(self, ed, base, opts, notes: list, depsgraph=None, session=None,
+                 marked: bool = False):
+        """marked: the tile objects say whether their collision child was
+        made (import_collision.PROP_MARKS); else every tile whose model has
+        collision is taken to have had one (levels imported before the
+        mark)."""
         self.ed, self.base, self.opts, self.notes = ed, base, opts, notes
+        self.marked = marked
         self.session = session          # edit_track.Imported of this level, or None
         self.depsgraph = depsgraph
         self.meshes = Meshes()
@@ -155,6 +162,12 @@ class TilePlan:
                 o.position, o.rotation = pos[k], int(rot[k])
                 o.bake = resid[k] if bake[k] else None
         state = self._states(objs, children)
+        if self.marked:
+            def lost_child(ob, _model):
+                return bool(ob.get(PROP_HAS_CHILD))
+        else:
+            def lost_child(_ob, model):
+                return base.has_collision(model)
         for obj in dups:            # copies first: they keep the model their mesh came from
             rk, ck, ch, _ = state[id(obj)]
             model = rk[1] if rk[0] == "base" else int(base.tile_model[obj.tile])
@@ -165,7 +178,7 @@ class TilePlan:
                                 colors=colors, name=obj.name)
             self.by_edit_tile[obj.new_tile] = obj
             self.count["added"] += 1
-            if not ch and base.has_collision(model):
+            if not ch and lost_child(obj.ob, model):
                 self.notes.append(f"object {obj.name!r} (a copy of tile {obj.tile}) has no "
                                   "collision object: it keeps its model's collision")
         for t in range(base.n_tiles):
@@ -179,7 +192,7 @@ class TilePlan:
                     or np.abs(obj.matrix[:3, 3] - base.location[t]).max() > PLACE_EPS:
                 call(ed.place_tile, obj.name, t, obj.position, obj.rotation, name=obj.name)
                 self.count["moved"] += 1
-            if state[id(obj)][1] == ("keep",) and base.has_collision(int(base.tile_model[t])):
+            if state[id(obj)][1] == ("keep",) and lost_child(obj.ob, int(base.tile_model[t])):
                 without.append(obj.name)
         if without:
             self.notes.append(

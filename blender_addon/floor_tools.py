@@ -1,5 +1,7 @@
 """Floor tools (View3D sidebar > wadkit): the engine's floor test at the 3D
-cursor, and selection of the collision polygons the needle scan reports.
+cursor, and selection of the collision polygons the needle scan reports
+(the collision objects of the tiles it names are made first where the
+import left them to be made on demand: collision_build.py).
 Both run the wadkit level API (lvl.floor, lvl.needles) on the level as the
 scene has it now: the source file with the scene's edits applied, the
 way the export would write it (export_eng.patched_level), so a moved tile
@@ -73,7 +75,13 @@ class WADKIT_OT_floor_at_cursor(bpy.types.Operator):
             name = objects.get(int(hit["tile"]), f"tile {hit['tile']}")
             result = (f"height {hit['height']:.4f}, {name}, "
                       f"polygon {hit['polygon']}, material 0x{hit['material']:02x}")
-            _select_faces(coll, [(name, _corners(lvl, hit["tile"], hit["polygon"]))])
+            found = [(name, _corners(lvl, hit["tile"], hit["polygon"]))]
+            try:
+                _with_collision(context, coll, found)
+            except Exception as e:      # noqa: BLE001
+                self.report({"ERROR"}, str(e))
+                return {"CANCELLED"}
+            _select_faces(coll, found)
         _show(context, result)
         self.report({"INFO"}, result)
         return {"FINISHED"}
@@ -92,6 +100,7 @@ class WADKIT_OT_select_needles(bpy.types.Operator):
             needles = lvl.needles()
             found = [(objects.get(int(n.tile), ""), _corners(lvl, n.tile, n.polygon))
                      for n in needles]
+            _with_collision(context, coll, found)
         except Exception as e:          # noqa: BLE001
             self.report({"ERROR"}, str(e))
             return {"CANCELLED"}
@@ -99,6 +108,17 @@ class WADKIT_OT_select_needles(bpy.types.Operator):
         _show(context, f"{len(found)} needle polygons ({n} faces)")
         self.report({"INFO"}, context.window_manager.wadkit_floor_result)
         return {"FINISHED"}
+
+
+def _with_collision(context, coll, hits) -> None:
+    """The tile objects named in hits get their collision objects where
+    the import left them to be made on demand (collision_build.py), so the
+    faces can be selected."""
+    names = {name for name, _ in hits if name}
+    if names:
+        from .collision_build import build_collision
+        from .export_read import level_objects
+        build_collision(context, coll, [ob for ob in level_objects(coll) if ob.name in names])
 
 
 def _corners(lvl, tile: int, polygon: int) -> np.ndarray:

@@ -14,17 +14,24 @@ from .edit_track import MeshRecord
 from .mesh_build import MeshArrays, build_meshes
 
 PROP_COLLISION = "wadkit_collision"     # object: the model whose collision it shows
+# tile object: its collision child was made (by the import or Build collision);
+# level collection: its tile objects carry that mark (imports since the mark)
+PROP_HAS_CHILD = "wadkit_collision_child"
+PROP_MARKS = "wadkit_collision_marks"
 ATTR_TYPE = "wadkit_type"
 ATTR_GROUP = "wadkit_group"
 ATTR_MATERIAL = "wadkit_material"
 ATTR_POLYGON = "wadkit_polygon"         # record number in its model (A+B+C)
 
 
-def collision_meshes(lvl, created, level: str, model_ids, notes: list, tiles_of):
+def collision_meshes(lvl, created, level: str, model_ids, notes: list, tiles_of,
+                     ground: dict | None = None):
     """({model: mesh} for the models that have collision polygons with a
-    shape, their edit_track.MeshRecord or None). Records whose corners are not finite (planes that do not meet)
-    have no shape: they are left out and listed in notes (with
-    tiles_of(model) -> the tiles that use it)."""
+    shape, their edit_track.MeshRecord or None). Records whose corners are
+    not finite (planes that do not meet) have no shape: they are left out
+    and listed in notes (with tiles_of(model) -> the tiles that use it).
+    ground: {ground material: bpy material} to use instead of making one
+    (Build collision reuses the import's)."""
     model_ids = np.asarray(model_ids, np.int64)
     c = lvl.collision_polygons(model_ids)
     n = np.asarray(c["n_corners"], np.int64)
@@ -43,6 +50,8 @@ def collision_meshes(lvl, created, level: str, model_ids, notes: list, tiles_of)
                      f"planes do not meet) and were left out of the scene; they stay in "
                      f"the level unless that model's collision is edited ({where}{more})")
     keep = np.flatnonzero(good)
+    if not len(keep):
+        return {}, None
     gi_all = owner[keep]
     groups, gi = np.unique(gi_all, return_inverse=True)     # models with polygons
     f_start = np.searchsorted(gi, np.arange(len(groups) + 1)).astype(np.int64)
@@ -51,7 +60,8 @@ def collision_meshes(lvl, created, level: str, model_ids, notes: list, tiles_of)
     pos = convert.to_blender(corners[keep][used[keep]])    # every corner its own vertex
     arr = MeshArrays(pos, face_start[f_start], np.arange(len(pos)), face_start, f_start)
     mat = np.asarray(c["material"], np.int64)[keep]
-    cmats = {int(m): created.add("materials", materials.collision_material(
+    ground = ground or {}
+    cmats = {int(m): ground.get(int(m)) or created.add("materials", materials.collision_material(
         f"{level} ground {int(m):02x}", int(m))) for m in np.unique(mat)}
     mat_ids = np.array(sorted(cmats))
     arr.material_index, slot_mats = face_slots(gi, np.searchsorted(mat_ids, mat), len(groups))
@@ -87,8 +97,9 @@ def child_name(tile_name: str) -> str:
 def setup_children(children, parents, models) -> None:
     """Collision child objects at their tile's origin (tile space), drawn as
     wire, not rendered. children[k] belongs to parents[k], shows model
-    models[k]."""
+    models[k]. Each parent is marked as having had its child made."""
     for ch, ob, m in zip(children, parents, models):
+        ob[PROP_HAS_CHILD] = 1
         if ch.name != child_name(ob.name) and not ch.name.startswith(child_name(ob.name)):
             ch.name = child_name(ob.name)       # the tile's name was taken: follow it
         ch.parent = ob

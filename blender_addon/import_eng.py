@@ -17,7 +17,8 @@ import numpy as np
 
 from . import edit_track, materials
 from .build import Created, Progress, new_ids
-from .import_collision import child_name, child_tiles, collision_meshes, setup_children
+from .import_collision import (PROP_MARKS, child_name, child_tiles, collision_meshes,
+                               setup_children)
 from .import_eng_objects import import_objects
 from .eng_materials import PROP_PAGE
 from .edit_track import MeshRecord
@@ -115,13 +116,15 @@ class _Materials:
         return lut[texture - lo]
 
 
-def import_eng(context, lvl, *, name: str | None = None, collision: bool = True,
+def import_eng(context, lvl, *, name: str | None = None, collision: bool = False,
                objects: bool = True, vertex_colors: bool = True,
                merge: str = "TILE", notes: list | None = None,
                show_collision: bool = False):
     """Build the level into a new collection linked to the scene.
     merge: "TILE" (one object per tile, collision as its child) or "ZONE"
-    (one object per zone, no collision). show_collision: the Collision
+    (one object per zone, no collision). collision: make the collision
+    children now; else they are made on demand (collision_build.py) and
+    the level's collision is written back as it is. show_collision: the Collision
     collection in the view layer (else excluded until ticked). notes: a
     list the import's warnings are appended to. Returns the collection. On
     any exception nothing stays behind."""
@@ -200,6 +203,8 @@ def _import(context, lvl, created, name, collision, objects, vertex_colors, merg
     root[PROP_SOURCE] = path or ""
     root[PROP_FORMAT] = "eng"
     root[PROP_MERGE] = merge
+    if merge != "ZONE":
+        root[PROP_MARKS] = 1
     link = root.objects.link
     for ob in level_obs:
         link(ob)

@@ -61,14 +61,17 @@ class IMPORT_SCENE_OT_wadkit_eng(_Dropped, bpy.types.Operator, ImportHelper):
     filename_ext = ".wad"
     filter_glob: StringProperty(default="*.wad;*.WAD", options={"HIDDEN"})
     import_collision: BoolProperty(
-        name="Collision", default=True,
-        description="Import the collision polygons: one mesh per model, shown as a "
-                    "child object of each tile (tile space), in the Collision collection")
+        name="Collision objects", default=False,
+        description="Make the collision objects now: one mesh per model, shown as a "
+                    "child object of each tile (tile space), in the Collision "
+                    "collection. Off: made on demand (sidebar > wadkit > Build "
+                    "collision); until then the level's collision is written back as "
+                    "it is, moving with its tiles (the import is faster)")
     show_collision: BoolProperty(
         name="Show collision", default=False,
-        description="Show the Collision collection right away; off: it is made but "
-                    "left out of the view layer until you tick it in the outliner "
-                    "(the import and the viewport are faster)")
+        description="With collision objects: show the Collision collection right away; "
+                    "off: it is made but left out of the view layer until you tick it "
+                    "in the outliner (the import and the viewport are faster)")
     import_objects: BoolProperty(name="Objects", default=True,
                                  description="Import the STPC object models")
     vertex_colors: BoolProperty(name="Vertex colours", default=True,

@@ -22,6 +22,10 @@ def terrain(tmp_path, **kw) -> tuple[str, bytes]:
 
 
 def load(path: str, **kw):
+    """Import path; these tests edit collision objects, so they are made
+    now unless kw says otherwise (the default import makes them on demand:
+    test_collision_on_demand.py)."""
+    kw.setdefault("import_collision", True)
     assert bpy.ops.import_scene.wadkit_eng(filepath=path, **kw) == {"FINISHED"}
     bpy.context.view_layer.update()
     return bpy.data.collections[path.rsplit("/", 1)[-1].rsplit(".", 1)[0]]

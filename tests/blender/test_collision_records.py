@@ -51,7 +51,7 @@ def test_the_fixture_has_a_record_without_corners(level):
 def test_import_leaves_the_record_out_and_says_so(scene, level):
     notes = []
     import_eng(bpy.context, wadkit.eng.open(level), name="u", notes=notes,
-               show_collision=True)
+               collision=True, show_collision=True)
     rows, corners = collision_faces("u Collision")
     # tiles 0 and 2: model 0's quad and triangle; tile 1: only the good triangle
     assert sorted(rows) == [(0, 0, 0x11), (0, 1, 3), (1, 0, 5), (2, 0, 0x11), (2, 1, 3)]
@@ -67,7 +67,7 @@ def test_edited_scene_with_such_a_record_exports(scene, level, tmp_path):
     corners too); a collision edit of that model drops it, and says so."""
     from blender_addon.export_eng import export_eng
     src = wadkit.eng.open(level)
-    assert bpy.ops.import_scene.wadkit_eng(filepath=level) == {"FINISHED"}
+    assert bpy.ops.import_scene.wadkit_eng(filepath=level, import_collision=True) == {"FINISHED"}
     ob = bpy.data.objects["undecodable tile 1"]
     ob.data.vertices[0].co.z += 0.25
     bpy.context.view_layer.update()

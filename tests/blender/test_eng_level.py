@@ -103,8 +103,20 @@ def test_small_level(scene, small):
     assert tiles[1].rotation_euler.z == pytest.approx(np.pi / 2)
 
 
-def test_small_level_collision(scene, small):
-    bpy.ops.import_scene.wadkit_eng(filepath=small)
+@pytest.mark.parametrize("made", ["import", "build"])
+def test_small_level_collision(scene, small, made):
+    """Made by the import when asked, or later by Build collision (the
+    default import makes none): the same objects, meshes and materials."""
+    if made == "import":
+        bpy.ops.import_scene.wadkit_eng(filepath=small, import_collision=True)
+    else:
+        bpy.ops.import_scene.wadkit_eng(filepath=small)
+        assert "small Collision" not in bpy.data.collections
+        assert not [o for o in bpy.data.objects if "wadkit_collision" in o]
+        assert bpy.ops.wadkit.eng_build_collision() == {"FINISHED"}
+        made = (len(bpy.data.meshes), len(bpy.data.objects), len(bpy.data.materials))
+        assert bpy.ops.wadkit.eng_build_collision() == {"FINISHED"}     # nothing twice
+        assert (len(bpy.data.meshes), len(bpy.data.objects), len(bpy.data.materials)) == made
     coll = bpy.data.collections["small Collision"]
     assert coll.hide_render
     # a child of each tile whose model has collision, in tile space; model 0
@@ -125,9 +137,10 @@ def test_small_level_collision(scene, small):
     w = bpy.data.materials["small ground 11"].diffuse_color[:]
     g = bpy.data.materials["small ground 03"].diffuse_color[:]
     assert w != g
-    # left out of the view layer (faster) until ticked in the outliner
+    # made by the import: left out of the view layer (faster) until ticked in
+    # the outliner; by Build collision: shown (it was asked for)
     lc = bpy.context.view_layer.layer_collection.children["small"]
-    assert lc.children["small Collision"].exclude
+    assert lc.children["small Collision"].exclude == (made == "import")
     lc.children["small Collision"].exclude = False
     # the floor quad of tile 0 lies at file y = 0 over cell (0, 0): Blender z = 0,
     # x in [0, 1], y in [-1, 0]
@@ -156,7 +169,8 @@ def test_realistic_level_counts(scene, realistic):
     lvl = wadkit.eng.open(str(p))
     wm = lvl.world_mesh()
     # its speed is `make bench`'s (ratios to wm.obj_import), not a test's
-    assert bpy.ops.import_scene.wadkit_eng(filepath=str(p)) == {"FINISHED"}
+    assert bpy.ops.import_scene.wadkit_eng(filepath=str(p), import_collision=True) \
+        == {"FINISHED"}
     tiles = bpy.data.collections["real"].objects
     tri = wm["triangles"]
     good = (tri[:, 0] != tri[:, 1]) & (tri[:, 1] != tri[:, 2]) & (tri[:, 0] != tri[:, 2])

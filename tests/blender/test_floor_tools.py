@@ -37,7 +37,7 @@ def test_floor_at_cursor(scene, small):
 
 
 def test_select_needles(scene, small):
-    bpy.ops.import_scene.wadkit_eng(filepath=small)
+    bpy.ops.import_scene.wadkit_eng(filepath=small, import_collision=True)
     import wadkit
     assert wadkit.eng.open(small).needles() == []
     assert bpy.ops.wadkit.select_needles() == {"FINISHED"}
@@ -45,15 +45,29 @@ def test_select_needles(scene, small):
     assert not any(selected(bpy.data.objects["small tile 0 collision"]))
 
 
+def test_floor_tools_make_only_the_collision_they_select(scene, small):
+    """Collision on demand (the default import): no needle, no object made;
+    the floor at the cursor makes the collision object of its tile only."""
+    bpy.ops.import_scene.wadkit_eng(filepath=small)
+    assert bpy.ops.wadkit.select_needles() == {"FINISHED"}
+    assert not [o for o in bpy.data.objects if "wadkit_collision" in o]
+    scene.cursor.location = (0.25, -0.25, 1.0)
+    assert bpy.ops.wadkit.floor_at_cursor() == {"FINISHED"}
+    assert [o.name for o in bpy.data.objects if "wadkit_collision" in o] == \
+        ["small tile 0 collision"]
+    assert selected(bpy.data.objects["small tile 0 collision"]) == [False, True]
+
+
 def test_select_needles_selects_the_needle(scene, tmp_path):
     p = tmp_path / "needle.wad"
     p.write_bytes(levels.needle_level())
     import wadkit
     assert [(n.tile, n.polygon) for n in wadkit.eng.open(str(p)).needles()] == [(0, 0)]
-    bpy.ops.import_scene.wadkit_eng(filepath=str(p))
+    bpy.ops.import_scene.wadkit_eng(filepath=str(p))      # collision on demand
+    assert "needle tile 0 collision" not in bpy.data.objects
+    assert bpy.ops.wadkit.select_needles() == {"FINISHED"}     # makes the tile's
     ob = bpy.data.objects["needle tile 0 collision"]
     assert [len(f.vertices) for f in ob.data.polygons] == [3, 4]
-    assert bpy.ops.wadkit.select_needles() == {"FINISHED"}
     assert bpy.context.window_manager.wadkit_floor_result == "1 needle polygons (1 faces)"
     assert selected(ob) == [True, False]
 

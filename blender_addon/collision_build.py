@@ -1,0 +1,191 @@
+"""ENG collision objects made on demand (View3D sidebar > wadkit >
+Collision > Build collision, `bpy.ops.wadkit.eng_build_collision`).
+
+The import makes no collision objects unless asked (import_collision):
+the level's collision stays in the level and is written back as it is, a
+moved, turned, copied or deleted tile taking its model's collision along
+(it is kept per model, in tile space). Building makes for the chosen tile
+objects exactly what the import makes with import_collision=True: a child
+object per tile, in tile space, one mesh per model (shared with the other
+children of that model already in the scene), the ground materials, in
+the level's Collision collection, which is then shown. From then on an
+edit of those children is exported as a collision edit (export_plan.py);
+a tile whose child was made and then deleted is reported by the export.
+docs/blender.md, "Collision"."""
+from __future__ import annotations
+
+import bpy
+import numpy as np
+
+import wadkit
+
+from . import edit_track
+from .build import Created, new_ids
+from .export_read import level_objects
+from .export_tiles import is_collision
+from .import_collision import (PROP_COLLISION, PROP_MARKS, child_name, collision_meshes,
+                               setup_children)
+from .import_eng import PROP_MERGE, PROP_SOURCE
+from .import_tiles import PROP_TILE
+
+
+class BuildError(ValueError):
+    """The level collection cannot get collision objects (why in the text)."""
+
+
+def _collision_collection(root):
+    """The level's Collision collection, made (as the import makes it, not
+    linked yet) when there is none."""
+    for c in root.children:
+        if c.name.endswith(" Collision"):
+            return c
+    sub = bpy.data.collections.new(f"{root.name} Collision")
+    sub.hide_render = True
+    return sub
+
+
+def _show(context, root, sub) -> None:
+    """The Collision collection in the view layer (not excluded)."""
+    lc = _layer_collection(context.view_layer.layer_collection, root.name)
+    lc = _layer_collection(lc, sub.name) if lc is not None else None
+    if lc is not None:
+        lc.exclude = False
+
+
+def _layer_collection(lc, name):
+    if lc.name == name:
+        return lc
+    for child in lc.children:
+        hit = _layer_collection(child, name)
+        if hit is not None:
+            return hit
+    return None
+
+
+def build_collision(context, root, tile_obs=None, notes: list | None = None,
+                    show: bool = True) -> list:
+    """Make the collision child of every tile object of the level
+    collection root in tile_obs (None: every tile object of root) that has
+    none. show: the Collision collection is put into the view layer.
+    notes gets the import's warnings (records without a shape). Returns
+    the children made; nothing is left behind on an error."""
+    if root.get(PROP_MERGE) == "ZONE":
+        raise BuildError(f"{root.name}: a per-zone import has no tile objects to give "
+                         "collision; import the level with one object per tile")
+    path = root.get(PROP_SOURCE)
+    if not path:
+        raise BuildError(f"{root.name}: the level collection does not say which file "
+                         "it came from")
+    lvl = wadkit.eng.open(path)
+    notes = [] if notes is None else notes
+    obs = level_objects(root)
+    n_tiles = len(lvl.tiles)
+    tiles, with_child, mesh_of = [], set(), {}
+    for ob in obs:
+        if ob.type != "MESH":
+            continue
+        if is_collision(ob):
+            if ob.parent is not None:
+                with_child.add(ob.parent.as_pointer())
+            m = ob.get(PROP_COLLISION)
+            if isinstance(m, int):
+                mesh_of.setdefault(m, ob.data)
+        elif isinstance(ob.get(PROP_TILE), int) and 0 <= ob[PROP_TILE] < n_tiles:
+            tiles.append(ob)
+    if tile_obs is not None:
+        chosen = {ob.as_pointer() for ob in tile_obs}
+        tiles = [ob for ob in tiles if ob.as_pointer() in chosen]
+    tiles = [ob for ob in tiles if ob.as_pointer() not in with_child]
+    tile_model = np.asarray(lvl.tiles.model, np.int64)
+    models = [int(tile_model[ob[PROP_TILE]]) for ob in tiles]
+    created = Created()
+    try:
+        missing = sorted(set(models) - set(mesh_of))
+        if missing:
+            ground = {m["wadkit_collision_material"]: m for m in bpy.data.materials
+                      if m.name.startswith(f"{root.name} ground ")
+                      and isinstance(m.get("wadkit_collision_material"), int)}
+            made, rec = collision_meshes(
+                lvl, created, root.name, missing, notes,
+                lambda m: np.flatnonzero(tile_model == m).tolist(), ground)
+            mesh_of.update(made)
+        else:
+            rec = None
+        pick = [k for k, m in enumerate(models) if m in mesh_of]
+        parents = [tiles[k] for k in pick]
+        cmodel = [models[k] for k in pick]
+        children = created.add_all("objects", new_ids(
+            bpy.data.objects, [child_name(ob.name) for ob in parents],
+            [mesh_of[m] for m in cmodel]))
+        sub = _collision_collection(root)
+        linked = sub.name in root.children
+        if linked and children:
+            # linked one by one into a collection of the scene, each object
+            # resyncs the view layers (quadratic): out, link, back in
+            root.children.unlink(sub)
+        for ch in children:
+            sub.objects.link(ch)
+        if linked and children or not linked:
+            root.children.link(sub)
+        setup_children(children, parents, cmodel)
+    except BaseException:
+        created.rollback()
+        raise
+    root[PROP_MARKS] = 1
+    if show and children:
+        _show(context, root, sub)
+    session = edit_track.session_for(root, path)
+    if session is not None and rec is not None:
+        edit_track.adopt(context, session, rec)    # the export trusts them as made
+    return children
+
+
+class WADKIT_OT_eng_build_collision(bpy.types.Operator):
+    """Make the collision objects of the selected tiles of the level (every tile when no tile is selected): a child per tile, shown in the level's Collision collection, editable and exported"""  # noqa: E501
+    bl_idname = "wadkit.eng_build_collision"
+    bl_label = "Build collision"
+    bl_options = {"REGISTER", "UNDO"}
+
+    @classmethod
+    def poll(cls, context):
+        from .operators import eng_level_in_scene
+        if eng_level_in_scene(context):
+            return True
+        cls.poll_message_set("no imported ENG level in the scene")
+        return False
+
+    def execute(self, context):
+        from .export_eng import ExportError, level_collection
+        try:
+            root = level_collection(context)
+            sel = [ob for ob in getattr(context, "selected_objects", ())
+                   if PROP_TILE in ob and not is_collision(ob)]
+            notes: list[str] = []
+            made = build_collision(context, root, sel or None, notes)
+        except (ExportError, BuildError, wadkit.WadError, OSError) as e:
+            self.report({"ERROR"}, str(e))
+            return {"CANCELLED"}
+        for note in notes:
+            self.report({"WARNING"}, note)
+        which = f"{len(sel)} selected tile(s)" if sel else "every tile"
+        self.report({"INFO"}, f"{root.name}: {len(made)} collision object(s) made for "
+                              f"{which} (tiles whose model has no collision get none)")
+        return {"FINISHED"}
+
+
+class WADKIT_PT_collision(bpy.types.Panel):
+    bl_label = "Collision"
+    bl_space_type = "VIEW_3D"
+    bl_region_type = "UI"
+    bl_category = "wadkit"
+
+    @classmethod
+    def poll(cls, context):
+        from .operators import eng_level_in_scene
+        return eng_level_in_scene(context)
+
+    def draw(self, context):
+        self.layout.operator(WADKIT_OT_eng_build_collision.bl_idname)
+
+
+CLASSES = [WADKIT_OT_eng_build_collision, WADKIT_PT_collision]

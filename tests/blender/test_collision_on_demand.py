@@ -1,0 +1,160 @@
+"""ENG collision objects made on demand (the default import makes none;
+Build collision makes them later): the level's collision moves, turns,
+copies and deletes with its tiles meanwhile, the export writes it as it
+is and says nothing of objects that were never made; once built, the
+children are edited and exported as the import's are."""
+import math
+
+import bpy
+import numpy as np
+import pytest
+
+import wadkit
+from blender_addon import convert
+
+from editing import (assert_floor_on_face, chunk_payloads, collision_child, export,
+                     file_points, load, own_tile, terrain, tile_object)
+
+pytestmark = pytest.mark.every_blender
+
+
+@pytest.fixture
+def terr(tmp_path):
+    return terrain(tmp_path)
+
+
+def on_demand(path):
+    coll = load(path, import_collision=False)
+    assert not [o for o in bpy.data.objects if "wadkit_collision" in o]
+    return coll
+
+
+def build(*obs):
+    """Build collision for the objects obs (selected), or every tile."""
+    for o in bpy.context.view_layer.objects:
+        o.select_set(o in obs)
+    assert bpy.ops.wadkit.eng_build_collision() == {"FINISHED"}
+    bpy.context.view_layer.update()
+
+
+def floor_point(lvl, t):
+    """A file-space point above tile t's own floor (the floor test there
+    finds tile t)."""
+    x0, y0, z0 = lvl.tiles.position[t]
+    for dx in (0.0, 0.25, -0.25):
+        for dz in (0.0, 0.25, -0.25):
+            hit = lvl.floor(float(x0 + dx), float(y0 + 3), float(z0 + dz))
+            if hit is not None and int(hit["tile"]) == t:
+                return np.array([x0 + dx, hit["height"] + 0.05, z0 + dz])
+    raise AssertionError(f"no floor of tile {t} near its origin")
+
+
+def test_default_import_exports_the_same_bytes_and_says_nothing(scene, terr, tmp_path):
+    path, wad = terr
+    on_demand(path)
+    out = tmp_path / "same.wad"
+    how, notes = export(out)
+    assert how == "unchanged" and out.read_bytes() == wad
+    assert notes == []
+    v = tile_object("terr", own_tile(wadkit.eng.open(path)))
+    v.data.vertices[0].co.z += 0.125            # a render edit: no collision note either
+    how, notes = export(tmp_path / "edit.wad")
+    assert how.startswith("patched") and not [n for n in notes if "collision" in n], notes
+
+
+def test_moved_and_turned_tile_takes_its_collision(scene, terr, tmp_path):
+    path, wad = terr
+    src = wadkit.eng.open(path)
+    t = own_tile(src)
+    on_demand(path)
+    ob = tile_object("terr", t)
+    ob.location.z += 0.75
+    ob.rotation_euler.z += math.pi / 2
+    out = tmp_path / "turned.wad"
+    how, notes = export(out)
+    assert notes == []
+    assert chunk_payloads(path)["TRAK"] == chunk_payloads(out)["TRAK"]
+    new = wadkit.eng.open(str(out))
+    assert new.tiles.rotation[t] == (src.tiles.rotation[t] + 1024) % 4096
+    build(ob)                           # where the tile's collision now is, shown
+    ch = collision_child(ob)
+    for f in range(len(ch.data.polygons)):
+        assert_floor_on_face(new, ch, f)
+
+
+def test_deleted_tile_loses_its_collision(scene, terr, tmp_path):
+    path, wad = terr
+    src = wadkit.eng.open(path)
+    t = own_tile(src)
+    probe = floor_point(src, t)
+    on_demand(path)
+    bpy.data.objects.remove(tile_object("terr", t))
+    out = tmp_path / "deleted.wad"
+    how, notes = export(out)
+    assert notes == []
+    new = wadkit.eng.open(str(out))
+    assert len(new.tiles.model) == len(src.tiles.model) - 1
+    hit = new.floor(*probe)
+    assert hit is None or hit["height"] < probe[1] - 0.5       # only the water below
+
+
+def test_copied_tile_gets_its_models_collision(scene, terr, tmp_path):
+    path, wad = terr
+    src = wadkit.eng.open(path)
+    t = own_tile(src)
+    on_demand(path)
+    ob = tile_object("terr", t)
+    for o in bpy.context.view_layer.objects:
+        o.select_set(o == ob)
+    bpy.context.view_layer.objects.active = ob
+    bpy.ops.object.duplicate()
+    copy = bpy.context.view_layer.objects.active
+    water = int(np.flatnonzero(src.tiles.model == 0)[0])       # a cell of water
+    copy.location = convert.to_blender(src.tiles.position[water][None])[0] + (0, 0, 1.0)
+    out = tmp_path / "copy.wad"
+    how, notes = export(out)
+    assert notes == []              # no child was ever made: nothing is missing
+    new = wadkit.eng.open(str(out))
+    n = len(src.tiles.model)
+    assert len(new.tiles.model) == n + 1 and new.tiles.model[n] == src.tiles.model[t]
+    build(copy)
+    cc = collision_child(copy)
+    for f in range(len(cc.data.polygons)):
+        assert_floor_on_face(new, cc, f)
+
+
+def test_built_collision_is_exported_as_the_imports(scene, terr, tmp_path):
+    """Built for one tile: unchanged it exports the same bytes; an edit of it
+    is written; deleting it is reported by name."""
+    path, wad = terr
+    src = wadkit.eng.open(path)
+    t = own_tile(src)
+    on_demand(path)
+    ob = tile_object("terr", t)
+    build(ob)
+    assert [o.name for o in bpy.data.objects if "wadkit_collision" in o] == \
+        [f"terr tile {t} collision"]
+    out = tmp_path / "same.wad"
+    how, notes = export(out)
+    assert how == "unchanged" and out.read_bytes() == wad and notes == []
+    ch = collision_child(ob)
+    before = file_points(ch)
+    ch.data.vertices[0].co.z += 0.1
+    ch.data.vertices[1].co.z += 0.1
+    out = tmp_path / "edited.wad"
+    how, notes = export(out)
+    assert how.startswith("patched")
+    new = wadkit.eng.open(str(out))
+    assert np.abs(file_points(ch) - before).max() > 0.05
+    for f in range(len(ch.data.polygons)):
+        assert_floor_on_face(new, ch, f)
+    bpy.data.objects.remove(ch)
+    how, notes = export(tmp_path / "gone.wad")
+    assert any("no collision object (deleted?)" in n and ob.name in n for n in notes), notes
+
+
+def test_build_needs_a_tile_level(scene, terr):
+    path, _ = terr
+    load(path, import_collision=False, merge="ZONE")
+    with pytest.raises(RuntimeError, match="per-zone import has no tile objects"):
+        bpy.ops.wadkit.eng_build_collision()
