@@ -54,7 +54,7 @@ def _run(exe: str, args: list[str], timeout: float) -> dict:
 
 def skipped(why: str) -> list[Row]:
     return [Row(name, "", "", target=1, kind="max", skipped=why) for name in (
-        "Blender import vs obj_import", "Blender import without collision vs obj_import",
+        "Blender import vs obj_import", "Blender import with collision objects vs obj_import",
         "Blender: one empty object per tile vs obj_import",
         "Blender import by zone vs obj_import",
         "Blender export unchanged vs obj_export", "Blender export modified vs obj_export")]
@@ -87,15 +87,17 @@ def rows(rounds: int, quick: bool, workdir: str) -> list[Row]:
                 f"(bpy {r['blender']})")
     out = [
         Row("Blender import vs obj_import", "import_scene.wadkit_eng (defaults: "
-            "an object per tile, its collision as a child object, objects)",
+            "an object per tile, collision objects on demand, objects)",
             "wm.obj_import", r["import"], r["obj_import"], ratio=r["import"] / r["obj_import"],
             target=2, kind="max",
-            note=f"{r['objects']} objects, {r['meshes']} meshes made (the Collision "
-                 f"collection left out of the view layer); {obj_note}").judge(),
-        Row("Blender import without collision vs obj_import",
-            "import_scene.wadkit_eng(import_collision=False)", "wm.obj_import",
-            r["import_nocoll"], r["obj_import"], ratio=r["import_nocoll"] / r["obj_import"],
-            kind="report", note="the tile objects and their meshes alone").judge(),
+            note=f"{r['objects']} objects, {r['meshes']} meshes made (no collision "
+                 f"objects: Build collision makes them); {obj_note}").judge(),
+        Row("Blender import with collision objects vs obj_import",
+            "import_scene.wadkit_eng(import_collision=True)", "wm.obj_import",
+            r["import_coll"], r["obj_import"], ratio=r["import_coll"] / r["obj_import"],
+            kind="report", note="a collision child per tile made at once (the Collision "
+                                "collection left out of the view layer), as before "
+                                "collision on demand").judge(),
         Row("Blender: one empty object per tile vs obj_import",
             f"{r['tiles']} empty mesh objects made, linked and evaluated once",
             "wm.obj_import", r["empty_objects"], r["obj_import"],
@@ -111,9 +113,8 @@ def rows(rounds: int, quick: bool, workdir: str) -> list[Row]:
             "wm.obj_export of the same scene", r["export"], r["obj_export"],
             ratio=r["export"] / r["obj_export"], target=0.5, kind="max",
             note="nothing edited: the meshes Blender reported no change of since the "
-                 "import (the Collision collection, left out of the view layer: no mesh "
-                 "tagged since) are checked by their counts, corners and attribute "
-                 "names (blender_addon/edit_track.py); the level written as it was"
+                 "import are checked by their counts, corners and attribute names "
+                 "(blender_addon/edit_track.py); the level written as it was"
             ).judge(),
     ]
     name = "Blender export modified vs obj_export"

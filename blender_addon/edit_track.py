@@ -174,12 +174,10 @@ def adopt(context, session: "Imported", rec: MeshRecord) -> None:
 
 def present(meshes, names) -> np.ndarray:
     """(G, len(names)) bool: which of the attributes names each mesh has."""
-    out = np.zeros((len(meshes), len(names)), bool)
-    for g, me in enumerate(meshes):
-        at = me.attributes
-        for j, n in enumerate(names):
-            out[g, j] = n in at
-    return out
+    if not names:
+        return np.zeros((len(meshes), 0), bool)
+    flat = [n in at for me in meshes for at in (me.attributes,) for n in names]
+    return np.array(flat, bool).reshape(len(meshes), len(names))
 
 
 def _corner_getter():
@@ -301,9 +299,16 @@ def unchanged(rec: MeshRecord | None, meshes, props: np.ndarray, users) -> np.nd
     props = np.asarray(props, np.int64).reshape(g, -1)
     cand = (k >= 0) & (props == rec.props[np.maximum(k, 0)]).all(axis=1)
     quiet = rec.epoch == _mesh_tags          # no mesh tagged since the record
+    dirty = _dirty
     for i in np.flatnonzero(cand).tolist():
-        cand[i] = meshes[i].session_uid not in _dirty and (
-            quiet or any(ob.visible_get() for ob in users[i]))
+        if meshes[i].session_uid in dirty:
+            cand[i] = False
+        elif not quiet:
+            for ob in users[i]:
+                if ob.visible_get():
+                    break
+            else:
+                cand[i] = False
     idx = np.flatnonzero(cand)
     if not len(idx):
         return out

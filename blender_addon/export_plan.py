@@ -186,14 +186,24 @@ class TilePlan:
                 call(ed.delete_tile, f"tile {t}", t, name=f"tile {t}")
                 self.count["deleted"] += 1
         without = []
-        for t, obj in originals.items():
-            self.by_edit_tile[t] = obj
-            if obj.rotation != int(base.rotation[t]) \
-                    or np.abs(obj.matrix[:3, 3] - base.location[t]).max() > PLACE_EPS:
-                call(ed.place_tile, obj.name, t, obj.position, obj.rotation, name=obj.name)
+        self.by_edit_tile.update(originals)
+        if originals:
+            # moved or turned: for all originals at once
+            ts = np.fromiter(originals, np.int64, len(originals))
+            orig = list(originals.values())
+            rot = np.fromiter((o.rotation for o in orig), np.int64, len(orig))
+            loc = np.stack([o.matrix[:3, 3] for o in orig])
+            moved = (rot != base.rotation[ts]) | (
+                np.abs(loc - base.location[ts]).max(axis=1) > PLACE_EPS)
+            for k in np.flatnonzero(moved).tolist():
+                obj = orig[k]
+                call(ed.place_tile, obj.name, obj.tile, obj.position, obj.rotation,
+                     name=obj.name)
                 self.count["moved"] += 1
-            if state[id(obj)][1] == ("keep",) and lost_child(obj.ob, int(base.tile_model[t])):
-                without.append(obj.name)
+            models = base.tile_model[ts].tolist()
+            for obj, m in zip(orig, models):
+                if state[id(obj)][1] == ("keep",) and lost_child(obj.ob, m):
+                    without.append(obj.name)
         if without:
             self.notes.append(
                 f"{len(without)} tile object(s) have no collision object (deleted?): their "
