@@ -93,7 +93,7 @@ def empty_objects(n: int) -> None:
     bpy.context.view_layer.update()
 
 
-def modified(wad_path: str, workdir: str, rounds: int = 5) -> None:
+def modified(wad_path: str, workdir: str, rounds: int = 9) -> None:
     """Export after moving one vertex of one tile (median of rounds, each
     after a new move of the same vertex)."""
     from blender_addon.export_eng import export_eng

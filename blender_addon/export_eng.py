@@ -11,6 +11,8 @@ from __future__ import annotations
 import warnings
 from dataclasses import dataclass
 
+import numpy as np
+
 import wadkit
 
 from . import edit_track
@@ -47,6 +49,7 @@ class _Scan:
 
     def __init__(self, coll, n_tiles: int):
         self.tiles, self.zones, self.stpc, self.new, self.skipped = [], [], [], [], []
+        self.tile_numbers: list[int] = []        # wadkit_tile of each of self.tiles
         self.orphans = []
         self.children: dict[int, list] = {}      # object pointer -> collision children
         obs = level_objects(coll)
@@ -65,8 +68,9 @@ class _Scan:
                     self.children.setdefault(parent.as_pointer(), []).append(ob)
             elif PROP_ZONE in ob:
                 self.zones.append(ob)
-            elif isinstance(ob.get(PROP_TILE), int) and 0 <= ob[PROP_TILE] < n_tiles:
+            elif isinstance(t := ob.get(PROP_TILE), int) and 0 <= t < n_tiles:
                 self.tiles.append(ob)
+                self.tile_numbers.append(t)
             else:
                 self.new.append(ob)
 
@@ -147,7 +151,7 @@ def patched_level(context, coll, lvl, opts: Options | None = None) -> Patched:
         plan.textures.resolve = text.entries_of
         try:
             plan.run(scan.tiles, world_matrices(coll, scan.tiles), scan.children,
-                     call)
+                     call, scan.tile_numbers)
         except ValueError as e:           # from the arrays built for an edit
             raise ExportError(str(e)) from e
         names_of_tile.update({t: o.name for t, o in plan.by_edit_tile.items()})
@@ -188,8 +192,11 @@ def patched_level(context, coll, lvl, opts: Options | None = None) -> Patched:
                      f"fitted to their UVs (largest UV error {rep['uv_max_error']:.2f} "
                      "texels; the engine shows half a texture rectangle per triangle)")
     index = rep.get("tile_index")
-    objects = {int(index[t]): n for t, n in by_tile.items()
-               if index is not None and 0 <= t < len(index) and index[t] >= 0}
+    objects = {}
+    if index is not None:
+        index = np.asarray(index)
+        ts = [t for t in by_tile if 0 <= t < len(index)]
+        objects = {k: by_tile[t] for t, k in zip(ts, index[ts].tolist()) if k >= 0}
     if rep["unchanged"] and not text.changed:
         return Patched(lvl, False, "unchanged", notes, by_tile)
     return Patched(new, True, _summary(plan, rep, added, text), notes, objects)

@@ -37,20 +37,21 @@ def _key_matrix(m: np.ndarray) -> bytes:
 
 def _meshes_of(obs):
     """({mesh pointer: index}, the meshes of obs in first-use order, the
-    objects of obs showing each)."""
+    objects of obs showing each, the index of each object's mesh)."""
     ix: dict[int, int] = {}
-    meshes, users = [], []
+    meshes, users, of_ob = [], [], []
     for ob in obs:
         me = ob.data
         k = me.as_pointer()
         g = ix.get(k)
         if g is None:
-            ix[k] = len(meshes)
+            g = ix[k] = len(meshes)
             meshes.append(me)
             users.append([ob])
         else:
             users[g].append(ob)
-    return ix, meshes, users
+        of_ob.append(g)
+    return ix, meshes, users, of_ob
 
 
 class TilePlan:
@@ -70,14 +71,16 @@ class TilePlan:
         self.count = {"moved": 0, "deleted": 0, "added": 0, "geometry": 0,
                       "colors": 0, "collision": 0}
 
-    def claims(self, tile_obs, matrices):
+    def claims(self, tile_obs, matrices, numbers=None):
         """(originals {tile: TileObject}, duplicates [TileObject]). Of the
         objects that claim one tile the original is the one still at the
         tile's place, else the one with the import's name, else the first by
-        name; the others are copies of it (Shift+D / Alt+D)."""
+        name; the others are copies of it (Shift+D / Alt+D). numbers: the
+        wadkit_tile of each object (read when not given)."""
+        if numbers is None:
+            numbers = [int(ob[PROP_TILE]) for ob in tile_obs]
         by_tile: dict[int, list[TileObject]] = {}
-        for ob, m in zip(tile_obs, matrices):
-            t = int(ob[PROP_TILE])
+        for ob, m, t in zip(tile_obs, matrices, numbers):
             by_tile.setdefault(t, []).append(TileObject(ob, t, m))
         originals, dups = {}, []
         for t, objs in sorted(by_tile.items()):
@@ -112,26 +115,28 @@ class TilePlan:
         base, s = self.base, self.session
         if s is not None and not edit_track.materials_as_imported(s):
             s = None
-        mesh_ix, meshes, users = _meshes_of([o.ob for o in objs])
+        _, meshes, users, of_ob = _meshes_of([o.ob for o in objs])
         changed, col_changed, has_col, model, rep = render_changes(
             base, meshes, self.textures, None if s is None else (s.tiles, users))
-        cmesh_ix, cmeshes, cusers = _meshes_of([c for ch in children.values() for c in ch])
+        cmesh_ix, cmeshes, cusers, _ = _meshes_of([c for ch in children.values() for c in ch])
         cchanged, cmodel = collision_changes(
             base, cmeshes, None if s is None else (s.collision, cusers))
+        changed, col_changed, has_col = changed.tolist(), col_changed.tolist(), has_col.tolist()
+        model, rep = model.tolist(), rep.tolist()
         out = {}
-        for o in objs:
-            g = mesh_ix[o.ob.data.as_pointer()]
-            if o.bake is not None or o.ob.modifiers:
+        for o, g in zip(objs, of_ob):
+            ob = o.ob
+            if o.bake is not None or ob.modifiers:
                 rk = ("object", o.name)
             elif changed[g]:
-                rk = ("mesh", o.ob.data.as_pointer())
+                rk = ("mesh", meshes[g].as_pointer())
             else:
-                rk = ("base", int(model[g]))
-            r = int(rep[g])
-            recolor = rk[0] == "base" and (bool(col_changed[g]) or (
-                r != o.tile and bool(has_col[g])
+                rk = ("base", model[g])
+            r = rep[g]
+            recolor = rk[0] == "base" and (col_changed[g] or (
+                r != o.tile and has_col[g]
                 and base.tile_bytes(o.tile) != base.tile_bytes(r)))
-            ch = children.get(o.ob.as_pointer(), [])
+            ch = children.get(ob.as_pointer(), []) if children else []
             if len(ch) > 1:
                 ch = sorted(ch, key=lambda c: c.name)
             if not ch:
@@ -148,12 +153,12 @@ class TilePlan:
             out[id(o)] = (rk, ck, ch, recolor)
         return out
 
-    def run(self, tile_obs, matrices, children, call) -> None:
+    def run(self, tile_obs, matrices, children, call, numbers=None) -> None:
         """children: {object pointer: its collision children}; call(fn,
         obj_name, *args, **kw) runs an edit, turning its errors into
-        reports that name the object."""
+        reports that name the object; numbers: as for claims()."""
         ed, base = self.ed, self.base
-        originals, dups = self.claims(tile_obs, matrices)
+        originals, dups = self.claims(tile_obs, matrices, numbers)
         objs = list(originals.values()) + dups
         if objs:
             pos, rot, bake, resid = placements(np.stack([o.matrix for o in objs]),
@@ -215,9 +220,13 @@ class TilePlan:
     def _edits(self, objs, state, call) -> None:
         ed, base, opts = self.ed, self.base, self.opts
         groups: dict[tuple, list[TileObject]] = {}
+        # an original tile still has its model here (only adds, deletes and
+        # moves came before); an added one asks the edit
+        tile_model = base.tile_model.tolist()
         for obj in objs:
             rk, ck, _, _ = state[id(obj)]
-            groups.setdefault((rk, ck, ed.tile_model(obj.edit_tile)), []).append(obj)
+            now = tile_model[obj.tile] if obj.new_tile is None else ed.tile_model(obj.new_tile)
+            groups.setdefault((rk, ck, now), []).append(obj)
         for (rk, ck, model_now), members in groups.items():
             first = members[0]
             tiles = [o.edit_tile for o in members]

@@ -124,11 +124,12 @@ def import_eng(context, lvl, *, name: str | None = None, collision: bool = False
     merge: "TILE" (one object per tile, collision as its child) or "ZONE"
     (one object per zone, no collision). collision: make the collision
     children now; else they are made on demand (collision_build.py) and
-    the level's collision is written back as it is. show_collision: the Collision
-    collection in the view layer (else excluded until ticked). notes: a
-    list the import's warnings are appended to. Returns the collection. On
-    any exception nothing stays behind."""
+    the level's collision is written back as it is. show_collision: made
+    now and the Collision collection in the view layer (else excluded
+    until ticked). notes: a list the import's warnings are appended to.
+    Returns the collection. On any exception nothing stays behind."""
     created = Created()
+    collision = collision or show_collision       # asked to be shown: made now
     try:
         return _import(context, lvl, created, name, collision, objects,
                        vertex_colors, merge, notes if notes is not None else [],

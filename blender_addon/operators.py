@@ -69,9 +69,10 @@ class IMPORT_SCENE_OT_wadkit_eng(_Dropped, bpy.types.Operator, ImportHelper):
                     "it is, moving with its tiles (the import is faster)")
     show_collision: BoolProperty(
         name="Show collision", default=False,
-        description="With collision objects: show the Collision collection right away; "
-                    "off: it is made but left out of the view layer until you tick it "
-                    "in the outliner (the import and the viewport are faster)")
+        description="Make the collision objects now and show the Collision collection "
+                    "right away; off (with Collision objects on): it is made but left "
+                    "out of the view layer until you tick it in the outliner (the "
+                    "import and the viewport are faster)")
     import_objects: BoolProperty(name="Objects", default=True,
                                  description="Import the STPC object models")
     vertex_colors: BoolProperty(name="Vertex colours", default=True,

@@ -65,7 +65,8 @@ def main():
     print(f"{len(wm['triangles'])} triangles, {n_tiles} tiles, Blender {bpy.app.version_string}")
     t_obj = best(lambda: bpy.ops.wm.obj_import(filepath=obj_path))
     print(f"wm.obj_import (geometry + UVs, no materials/images/colours): {t_obj:.2f} s")
-    t_wk = best(lambda: bpy.ops.import_scene.wadkit_eng(filepath=wad_path))
+    t_wk = best(lambda: bpy.ops.import_scene.wadkit_eng(filepath=wad_path,
+                                                        import_collision=True))
     print(f"import_scene.wadkit_eng (+ materials, 8 images, 2 colour sets, "
           f"collision, objects): {t_wk:.2f} s")
     t_wk2 = best(lambda: bpy.ops.import_scene.wadkit_eng(

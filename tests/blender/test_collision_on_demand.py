@@ -158,3 +158,13 @@ def test_build_needs_a_tile_level(scene, terr):
     load(path, import_collision=False, merge="ZONE")
     with pytest.raises(RuntimeError, match="per-zone import has no tile objects"):
         bpy.ops.wadkit.eng_build_collision()
+
+
+def test_show_collision_makes_them_now(scene, terr):
+    """Asked to be shown, the collision objects are made at import, in the
+    view layer."""
+    path, _ = terr
+    load(path, import_collision=False, show_collision=True)
+    assert [o for o in bpy.data.objects if "wadkit_collision" in o]
+    lc = bpy.context.view_layer.layer_collection.children["terr"].children["terr Collision"]
+    assert not lc.exclude
