@@ -50,6 +50,7 @@ def register():
     for c in _classes:
         bpy.utils.register_class(c)
     operators.register_menus()
+    collision_build.register_menus()
     floor_tools.register_props()
     bpy.app.handlers.load_post.append(_on_load_post)
     edit_track.register()
@@ -61,6 +62,7 @@ def unregister():
         bpy.app.handlers.load_post.remove(_on_load_post)
     _clear_caches()
     floor_tools.unregister_props()
+    collision_build.unregister_menus()
     operators.unregister_menus()
     for c in reversed(_classes):
         bpy.utils.unregister_class(c)

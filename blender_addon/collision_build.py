@@ -1,5 +1,6 @@
 """ENG collision objects made on demand (View3D sidebar > wadkit >
-Collision > Build collision, `bpy.ops.wadkit.eng_build_collision`).
+Collision > Build collision, or Object > Build ENG collision;
+`bpy.ops.wadkit.eng_build_collision`).
 
 The import makes no collision objects unless asked (import_collision):
 the level's collision stays in the level and is written back as it is, a
@@ -188,4 +189,21 @@ class WADKIT_PT_collision(bpy.types.Panel):
         self.layout.operator(WADKIT_OT_eng_build_collision.bl_idname)
 
 
+def _menu_object(self, context):
+    """Object menu entry, shown only while an imported ENG level is in the
+    scene (like the export entries)."""
+    from .operators import eng_level_in_scene
+    if eng_level_in_scene(context):
+        self.layout.operator(WADKIT_OT_eng_build_collision.bl_idname,
+                             text="Build ENG collision")
+
+
 CLASSES = [WADKIT_OT_eng_build_collision, WADKIT_PT_collision]
+
+
+def register_menus():
+    bpy.types.VIEW3D_MT_object.append(_menu_object)
+
+
+def unregister_menus():
+    bpy.types.VIEW3D_MT_object.remove(_menu_object)

@@ -40,6 +40,16 @@ else:
         p.write_bytes(levels.small_level())
         return str(p)
 
+    @pytest.fixture(params=["import", "build"])
+    def made(request, monkeypatch):
+        """A test using it runs twice: on collision objects made by the
+        import (import_collision=True), and on ones made by Build
+        collision for every tile after the default import
+        (editing.load)."""
+        import editing
+        monkeypatch.setattr(editing, "BUILD_COLLISION", request.param == "build")
+        return request.param
+
     @pytest.fixture
     def scene(addon):
         """An empty scene, the add-on registered."""

@@ -21,12 +21,24 @@ def terrain(tmp_path, **kw) -> tuple[str, bytes]:
     return str(p), wad
 
 
+# How load() makes the collision objects when kw does not say: by the
+# import (import_collision=True), or by the default import and then Build
+# collision for every tile (a test module's fixture sets it to run its
+# edits on both).
+BUILD_COLLISION = False
+
+
 def load(path: str, **kw):
     """Import path; these tests edit collision objects, so they are made
     now unless kw says otherwise (the default import makes them on demand:
-    test_collision_on_demand.py)."""
-    kw.setdefault("import_collision", True)
+    test_collision_on_demand.py), or built after it (BUILD_COLLISION)."""
+    build = BUILD_COLLISION and "import_collision" not in kw
+    kw.setdefault("import_collision", not build)
     assert bpy.ops.import_scene.wadkit_eng(filepath=path, **kw) == {"FINISHED"}
+    if build:
+        for o in bpy.context.view_layer.objects:
+            o.select_set(False)
+        assert bpy.ops.wadkit.eng_build_collision() == {"FINISHED"}
     bpy.context.view_layer.update()
     return bpy.data.collections[path.rsplit("/", 1)[-1].rsplit(".", 1)[0]]
 

@@ -12,18 +12,19 @@ ADDON = os.path.join(HERE, "..", "..", "blender_addon")
 def test_operators_registered(addon):
     for op in ("import_scene.wadkit_eng", "export_scene.wadkit_eng",
                "import_scene.wadkit_rc2", "wadkit.floor_at_cursor",
-               "wadkit.select_needles"):
+               "wadkit.select_needles", "wadkit.eng_build_collision"):
         mod, name = op.split(".")
         assert getattr(getattr(bpy.ops, mod), name).idname() in (
             f"{mod.upper()}_OT_{name}",), op
 
 
 def test_menu_entries(addon):
-    from blender_addon import operators
+    from blender_addon import collision_build, operators
     imp = bpy.types.TOPBAR_MT_file_import._dyn_ui_initialize()
     exp = bpy.types.TOPBAR_MT_file_export._dyn_ui_initialize()
     assert operators._menu_import in imp
     assert operators._menu_export in exp
+    assert collision_build._menu_object in bpy.types.VIEW3D_MT_object._dyn_ui_initialize()
 
 
 def test_manifest_matches_bl_info(addon):

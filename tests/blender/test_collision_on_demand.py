@@ -168,3 +168,61 @@ def test_show_collision_makes_them_now(scene, terr):
     assert [o for o in bpy.data.objects if "wadkit_collision" in o]
     lc = bpy.context.view_layer.layer_collection.children["terr"].children["terr Collision"]
     assert not lc.exclude
+
+
+def collision_snapshot():
+    """Everything the import or the build made for collision, by object
+    name: parent, mesh name, place, look, properties, vertices, faces,
+    every attribute and the material slots; and the ground materials."""
+    out = {}
+    for ob in bpy.data.objects:
+        if "wadkit_collision" not in ob:
+            continue
+        me = ob.data
+        co = np.empty(3 * len(me.vertices), np.float32)
+        me.vertices.foreach_get("co", co)
+        attrs = {}
+        for a in me.attributes:
+            if a.name.startswith(".") or a.name == "position":
+                continue
+            n = len(a.data) * (3 if a.data_type == "FLOAT_VECTOR" else 1)
+            v = np.empty(n, np.float32 if a.data_type.startswith("FLOAT") else np.int32)
+            a.data.foreach_get("vector" if a.data_type == "FLOAT_VECTOR" else "value", v)
+            attrs[a.name] = (a.domain, a.data_type, v.tolist())
+        out[ob.name] = dict(
+            parent=ob.parent.name, parent_mark=ob.parent.get("wadkit_collision_child"),
+            mesh=me.name, users=me.users,
+            # the stored place (matrix_world of an object left out of the
+            # view layer is not evaluated, so not compared)
+            basis=[list(r) for r in ob.matrix_basis],
+            parent_inverse=[list(r) for r in ob.matrix_parent_inverse],
+            look=(ob.display_type, ob.hide_render),
+            props={k: getattr(ob[k], "to_list", lambda k=k: ob[k])() for k in ob.keys()},
+            collections=sorted(c.name for c in ob.users_collection),
+            co=co.tolist(), faces=[tuple(p.vertices) for p in me.polygons],
+            attrs=attrs, slots=[s.material.name for s in ob.material_slots])
+    ground = {m.name: tuple(m.diffuse_color) for m in bpy.data.materials
+              if "wadkit_collision_material" in m}
+    return out, ground
+
+
+def test_build_makes_what_the_import_made(scene, terr):
+    """Every tile built after the default import: the same objects, meshes,
+    places, attributes and materials as import_collision=True makes, and a
+    second build adds nothing."""
+    path, _ = terr
+    load(path, import_collision=True)
+    now, now_ground = collision_snapshot()
+    assert now
+    bpy.ops.wm.read_factory_settings(use_empty=True)
+    on_demand(path)
+    build()
+    counts = (len(bpy.data.objects), len(bpy.data.meshes), len(bpy.data.materials))
+    built, built_ground = collision_snapshot()
+    assert sorted(built) == sorted(now)
+    for name in now:
+        assert built[name] == now[name], name
+    assert built_ground == now_ground
+    build()
+    assert (len(bpy.data.objects), len(bpy.data.meshes), len(bpy.data.materials)) == counts
+    assert collision_snapshot()[0] == built

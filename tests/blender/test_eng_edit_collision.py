@@ -1,7 +1,9 @@
 """Editing collision in Blender (issue 14): a collision child moves with its
 tile, its vertex, polygon and new-face edits are exported (alone or with
 render edits), the records the user did not touch keep their bytes, and a
-deleted Collision collection loses nothing."""
+deleted Collision collection loses nothing. Each test runs on collision
+objects made by the import (import_collision=True) and on ones made later
+by Build collision (the default import, then every tile built)."""
 import bpy
 import numpy as np
 import pytest
@@ -11,6 +13,7 @@ import wadkit
 from editing import (assert_floor_on_face, chunk_payloads, collision_child, export,
                      load, own_tile, terrain, tile_object)
 
+pytestmark = pytest.mark.usefixtures("made")
 RECORD = 32      # bytes of a collision record (docs/formats/eng-collision.md)
 
 

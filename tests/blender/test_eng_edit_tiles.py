@@ -130,6 +130,7 @@ def test_single_user_copy_becomes_a_new_model(scene, terr, tmp_path):
     np.testing.assert_array_equal(new.models[m].positions, src.models[m].positions)
 
 
+@pytest.mark.usefixtures("made")
 def test_move_and_quarter_turn_change_only_the_placement(scene, terr, tmp_path):
     path, wad = terr
     src = wadkit.eng.open(path)
@@ -157,6 +158,7 @@ def test_move_and_quarter_turn_change_only_the_placement(scene, terr, tmp_path):
 
 
 @pytest.mark.parametrize("shared", [False, True])
+@pytest.mark.usefixtures("made")
 def test_other_transform_is_baked_into_the_model(scene, terr, tmp_path, shared):
     """A turn that is not a quarter, a scale: baked into the tile's model
     (in place when no other tile uses it, else a new model for it)."""
@@ -194,6 +196,7 @@ def test_other_transform_is_baked_into_the_model(scene, terr, tmp_path, shared):
     assert tested >= 6         # (the crate has one collision quad)
 
 
+@pytest.mark.usefixtures("made")
 def test_deleted_tile_is_removed_with_its_collision(scene, terr, tmp_path):
     path, wad = terr
     src = wadkit.eng.open(path)
@@ -214,6 +217,7 @@ def test_deleted_tile_is_removed_with_its_collision(scene, terr, tmp_path):
 
 
 @pytest.mark.parametrize("linked", [False, True])
+@pytest.mark.usefixtures("made")
 def test_duplicated_tile_is_added(scene, terr, tmp_path, linked):
     path, wad = terr
     src = wadkit.eng.open(path)
@@ -300,6 +304,7 @@ def test_vertex_paint_changes_only_that_tiles_colours(scene, terr, tmp_path):
             np.testing.assert_array_equal(np.delete(now, 2, axis=0), np.delete(old, 2, axis=0))
 
 
+@pytest.mark.usefixtures("made")
 def test_floor_after_moving_a_tile_follows_the_scene(scene, terr, tmp_path):
     """The floor tool tests the scene's collision, not the source file."""
     path, wad = terr
