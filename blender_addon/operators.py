@@ -65,8 +65,9 @@ class IMPORT_SCENE_OT_wadkit_eng(_Dropped, bpy.types.Operator, ImportHelper):
         description="Make the collision objects now: one mesh per model, shown as a "
                     "child object of each tile (tile space), in the Collision "
                     "collection. Off: made on demand (sidebar > wadkit > Build "
-                    "collision); until then the level's collision is written back as "
-                    "it is, moving with its tiles (the import is faster)")
+                    "collision, or Object > Build ENG collision); until then the "
+                    "level's collision is written back as it is, moving with its "
+                    "tiles (the import is faster)")
     show_collision: BoolProperty(
         name="Show collision", default=False,
         description="Make the collision objects now and show the Collision collection "

@@ -18,8 +18,8 @@ sys.path[:0] = [ROOT, os.path.join(ROOT, "tools")]
 
 import bpy  # noqa: E402
 
-from blender_addon import (edit_track, export_compare, export_eng, export_plan,  # noqa: E402
-                           import_eng)
+from blender_addon import (collision_build, edit_track, export_compare, export_eng,  # noqa: E402
+                           export_plan, import_eng)
 from bench.blender_child import write_obj  # noqa: E402
 from blender_steps import Runs, empty, wrap  # noqa: E402
 
@@ -33,6 +33,12 @@ for mod, name, label in (
         (import_eng, "place_objects", "import: objects placed"),
         (import_eng, "setup_children", "import: collision children set up"),
         (import_eng, "import_objects", "import: STPC objects"),
+        (collision_build, "collision_meshes", "build: collision meshes (bpy)"),
+        (collision_build, "new_ids", "build: objects made"),
+        (collision_build, "setup_children", "build: collision children set up"),
+        (collision_build, "level_objects", "build: level collection walked"),
+        (collision_build.edit_track, "adopt",
+         "build: evaluation of the shown children (edit tracking)"),
         (edit_track, "remember", "import: first evaluation (view layer update)"),
         (export_eng, "Base", "export: base level arrays"),
         (export_eng, "_Scan", "export: scan of the collection"),
@@ -78,6 +84,12 @@ def main(wad: str, rounds: int) -> None:
         runs.timed("export_scene.wadkit_eng (one vertex moved)",
                    lambda: bpy.ops.export_scene.wadkit_eng(filepath=os.path.join(work, "m.wad")))
         runs.steps("modified ")
+        for o in bpy.context.view_layer.objects:
+            o.select_set(False)
+        runs.timed("wadkit.eng_build_collision (every tile)",
+                   lambda: (bpy.ops.wadkit.eng_build_collision(),
+                            bpy.context.view_layer.update()))
+        runs.steps()
     runs.print(wad, rounds)
 
 if __name__ == "__main__":
