@@ -56,10 +56,15 @@ def test_default_import_exports_the_same_bytes_and_says_nothing(scene, terr, tmp
     how, notes = export(out)
     assert how == "unchanged" and out.read_bytes() == wad
     assert notes == []
-    v = tile_object("terr", own_tile(wadkit.eng.open(path)))
+    src = wadkit.eng.open(path)
+    v = tile_object("terr", own_tile(src))
     v.data.vertices[0].co.z += 0.125            # a render edit: no collision note either
     how, notes = export(tmp_path / "edit.wad")
     assert how.startswith("patched") and not [n for n in notes if "collision" in n], notes
+    new = wadkit.eng.open(str(tmp_path / "edit.wad"))    # and every tile's collision kept
+    for k in range(len(src.tiles.model)):
+        assert bytes(new.models[int(new.tiles.model[k])].collision_raw) == \
+            bytes(src.models[int(src.tiles.model[k])].collision_raw)
 
 
 def test_moved_and_turned_tile_takes_its_collision(scene, terr, tmp_path):
