@@ -231,3 +231,22 @@ def test_build_makes_what_the_import_made(scene, terr):
     build()
     assert (len(bpy.data.objects), len(bpy.data.meshes), len(bpy.data.materials)) == counts
     assert collision_snapshot()[0] == built
+
+
+def test_object_menu_entry_only_with_an_eng_level(scene, terr):
+    from blender_addon import collision_build
+
+    class Layout:
+        def __init__(self):
+            self.ops = []
+
+        def operator(self, idname, text=""):
+            self.ops.append((idname, text))
+
+    class Menu:
+        layout = Layout()
+    collision_build._menu_object(Menu, bpy.context)
+    assert Menu.layout.ops == []
+    on_demand(terr[0])
+    collision_build._menu_object(Menu, bpy.context)
+    assert Menu.layout.ops == [("wadkit.eng_build_collision", "Build ENG collision")]
