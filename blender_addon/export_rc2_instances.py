@@ -63,13 +63,12 @@ def shown_class(ob, cache: dict | None = None) -> tuple[str | None, int | None, 
     return hit
 
 
-def placements(coll, items) -> np.ndarray:
+def placements(coll, items, n: int) -> np.ndarray:
     """(N, 4, 4) float64: where each object of items (tuples (ob, ..., k),
     k its place in coll.all_objects: export_rc2._Scan) is now. matrix_basis (one
     foreach_get for the collection) follows location / rotation / scale
     at once, matrix_world only after the next evaluation; a parented
-    object: its matrix_world."""
-    n = len(coll.all_objects)
+    object: its matrix_world. n: len(coll.all_objects)."""
     buf = np.empty(16 * n, np.float32)
     if n:
         coll.all_objects.foreach_get("matrix_basis", buf)
