@@ -79,8 +79,8 @@ class _Scan:
         classes = [c for c in root.children_recursive if c.get(PROP_PART) == "classes"]
         in_classes = {ob.session_uid for c in classes for ob in c.all_objects}
         every = root.all_objects
-        obs = list(every)           # len(all_objects) walks the collection each time
-        self.count = n = len(obs)
+        # len(all_objects) walks the collection on every call: counted once
+        self.count = n = len(every)
         uids, types, shows = (np.empty(n, np.int32) for _ in range(3))
         if n:
             every.foreach_get("session_uid", uids)
@@ -88,36 +88,29 @@ class _Scan:
             every.foreach_get("instance_type", shows)
         # an empty that instances no collection shows nothing (shown_class)
         plain = ((types == _ENUM["type"]["EMPTY"])
-                 & (shows != _ENUM["instance_type"]["COLLECTION"]))
-        plain[np.isin(uids, np.fromiter(in_classes, np.int32, len(in_classes)))] = False
-        kinds = [ob.get(PROP_KIND) for ob in obs]
-        # the common case first, in one pass: an empty showing nothing, of an
-        # instance kind, outside the Classes collection: an instance as is
-        easy = [b and type(kd) is str and kd in KINDS for b, kd in zip(plain.tolist(), kinds)]
-        self.instances = [(ob, kd, ob.get(PROP_INSTANCE), _NOTHING, ob.get(PROP_CLASS), k)
-                          for k, (ob, kd, e) in enumerate(zip(obs, kinds, easy)) if e]
+                 & (shows != _ENUM["instance_type"]["COLLECTION"])).tolist()
         cache: dict = {}
-        terrains, collisions, more = [], [], []
-        for k in [k for k, e in enumerate(easy) if not e]:
-            ob, kind = obs[k], kinds[k]
-            if int(uids[k]) in in_classes:
+        terrains, collisions = [], []
+        add = self.instances.append
+        for k, (ob, uid, bare) in enumerate(zip(every, uids.tolist(), plain)):
+            g = ob.get
+            kind = g(PROP_KIND)
+            if uid in in_classes:
                 self._class_object(ob, kind, notes)
             elif kind == "terrain" and ob.type == "MESH":
                 terrains.append(ob)
             elif kind == "collision" and ob.type == "MESH":
                 collisions.append(ob)
-            elif (shown := _NOTHING if plain[k] else shown_class(ob, cache))[0] is not None \
+            elif (shown := _NOTHING if bare else shown_class(ob, cache))[0] is not None \
                     or kind in KINDS:
                 # an instance (export_rc2_instances.Instances.plan): the object,
                 # its wadkit_kind, wadkit_instance, what it shows, wadkit_class
                 # and its place in all_objects (placements())
-                more.append((ob, kind, ob.get(PROP_INSTANCE), shown, ob.get(PROP_CLASS), k))
+                add((ob, kind, g(PROP_INSTANCE), shown, g(PROP_CLASS), k))
             else:
                 why = self._why(ob, kind)
                 if why is not None:
                     notes.append(f"{ob.name}: not written ({why})")
-        if more:                    # in the collection's order, as one pass gave them
-            self.instances = sorted(self.instances + more, key=lambda it: it[5])
         if not terrains:       # a collection from before wadkit_kind
             terrains = [ob for ob in root.all_objects if ob.type == "MESH"
                         and ATTR_PATCH in ob.data.attributes]

@@ -173,11 +173,10 @@ class Instances:
         num = np.array([i if type(i) is int else -1 for i in num], np.int64)
         # what each shows: its class (no_cid: none), whether it is a class of
         # the object's own kind or nothing
-        s_kind, cid, what = zip(*shown)
-        s_kind = np.array([-1 if x is None else code[x] for x in s_kind], np.int64)
-        no_cid = np.array([x is None for x in cid], bool)
-        cid = np.array([-1 if x is None else x for x in cid], np.int64)
-        fits = np.array([x is None for x in what], bool) & ((s_kind < 0) | (s_kind == own))
+        s_kind = np.array([-1 if x[0] is None else code[x[0]] for x in shown], np.int64)
+        no_cid = np.array([x[1] is None for x in shown], bool)
+        cid = np.array([-1 if x[1] is None else x[1] for x in shown], np.int64)
+        fits = np.array([x[2] is None for x in shown], bool) & ((s_kind < 0) | (s_kind == own))
         no_prop = np.array([type(x) is not int for x in prop], bool)
         prop = np.array([x if type(x) is int else -1 for x in prop], np.int64)
         for c, kind in enumerate(KINDS):
