@@ -79,8 +79,10 @@ class _Scan:
         classes = [c for c in root.children_recursive if c.get(PROP_PART) == "classes"]
         in_classes = {ob.session_uid for c in classes for ob in c.all_objects}
         every = root.all_objects
-        uids, types, shows = (np.empty(len(every), np.int32) for _ in range(3))
-        if len(every):
+        # len(all_objects) walks the collection on every call: counted once
+        self.count = n = len(every)
+        uids, types, shows = (np.empty(n, np.int32) for _ in range(3))
+        if n:
             every.foreach_get("session_uid", uids)
             every.foreach_get("type", types)             # enum values (_ENUM)
             every.foreach_get("instance_type", shows)
@@ -276,7 +278,7 @@ def export_rc2(context, filepath: str, base_path: str | None = None):
     scan = _Scan(root, notes)
     parts = _imported_parts(root)
     inst = Instances(lvl, ed, notes, [_PART_KIND[p] for p in parts if p in _PART_KIND])
-    if inst.plan(scan.instances, placements(root, scan.instances)):
+    if inst.plan(scan.instances, placements(root, scan.instances, scan.count)):
         changed.append("instances")
     if scan.terrain is not None:
         if root.get(PROP_LOD, 0) != 0:

@@ -63,13 +63,12 @@ def shown_class(ob, cache: dict | None = None) -> tuple[str | None, int | None, 
     return hit
 
 
-def placements(coll, items) -> np.ndarray:
+def placements(coll, items, n: int) -> np.ndarray:
     """(N, 4, 4) float64: where each object of items (tuples (ob, ..., k),
     k its place in coll.all_objects: export_rc2._Scan) is now. matrix_basis (one
     foreach_get for the collection) follows location / rotation / scale
     at once, matrix_world only after the next evaluation; a parented
-    object: its matrix_world."""
-    n = len(coll.all_objects)
+    object: its matrix_world. n: len(coll.all_objects)."""
     buf = np.empty(16 * n, np.float32)
     if n:
         coll.all_objects.foreach_get("matrix_basis", buf)
@@ -100,7 +99,11 @@ def _still(inst, holders: dict) -> dict:
     now = np.array([m for g in holders.values() for *_, m in g], np.float64)
     ref = stored[idx]
     ok = _near(now, ref)
-    for k in np.flatnonzero(~ok).tolist():
+    # what Blender makes of ref keeps its translation (as float32): an
+    # object moved off it is not there whatever the rest says
+    t_back = ref[:, :3, 3].astype(np.float32).astype(np.float64)
+    t_near = (np.abs(now[:, :3, 3] - t_back) <= 1e-5 + 1e-6 * np.abs(t_back)).all(axis=1)
+    for k in np.flatnonzero(~ok & t_near).tolist():
         back = Matrix(ref[k].tolist())
         back = np.array(Matrix.LocRotScale(*back.decompose()))
         ok[k] = bool((np.abs(now[k] - back) <= 1e-5 + 1e-6 * np.abs(back)).all())

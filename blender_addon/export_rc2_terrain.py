@@ -111,6 +111,34 @@ def _masks(t, keep, r, base=None) -> dict:
     return out
 
 
+def _changed_parts(t, keep, r, lin, m) -> dict:
+    """The parts of terrain(0) the mesh changes, for set_terrain (the
+    others are left out: the level keeps them). A row outside the
+    tolerance ("pos", "uv" of _masks False) differs from the base level's,
+    one within it keeps the base level's bits: a part changes when any
+    row is outside; colours and textures are compared as converted."""
+    new = {}
+    if not m["pos"].all():
+        new["positions"] = _pick(m["pos"], r["co"], t["positions"])
+    if not m["uv"].all():
+        uv = t["uv"].copy()
+        uv[keep] = _pick(m["uv"], r["uv"].reshape(-1, 3, 2), t["uv"][keep])
+        new["uv"] = uv
+    moved = m["col"]            # changed colours converted
+    if moved.any():
+        col = t["color"].copy()
+        part = col[keep]
+        part[moved] = linear_to_srgb(lin[moved])
+        col[keep] = part
+        if not np.array_equal(col, t["color"]):
+            new["color"] = col
+    if not np.array_equal(r["texture"], t["texture"][keep]):
+        tex = t["texture"].copy()
+        tex[keep] = r["texture"]
+        new["texture"] = tex
+    return new
+
+
 def _same_topology(r, tri_kept, n_positions) -> bool:
     return (len(r["co"]) == n_positions and len(r["sizes"]) == len(tri_kept)
             and bool((r["sizes"] == 3).all())
@@ -155,20 +183,12 @@ def terrain(lvl, ed, ob, notes, session=None, seen=None) -> bool:
         m = _masks(t, keep, r, session.extra.get("terrain") if session is not None else None)
         m.update(pos_read=r["co"], uv_read=r["uv"].reshape(-1, 3, 2), col_read=lin)
         seen["terrain_baseline"] = m
-        pos = _pick(m["pos"], r["co"], t["positions"])
-        uv, col, tex = t["uv"].copy(), t["color"].copy(), t["texture"].copy()
-        uv[keep] = _pick(m["uv"], r["uv"].reshape(-1, 3, 2), t["uv"][keep])
-        moved = m["col"]            # changed colours converted
-        part = t["color"][keep]
-        part[moved] = linear_to_srgb(lin[moved])
-        col[keep] = part
-        tex[keep] = r["texture"]
-        if all(np.array_equal(a, b) for a, b in ((pos, t["positions"]), (uv, t["uv"]),
-                                                 (col, t["color"]), (tex, t["texture"]))):
+        new = _changed_parts(t, keep, r, lin, m)
+        if not new:
             if props is not None:
                 seen["terrain"] = ("same", ob, props)
             return False
-        ed.set_terrain(pos, uv, col, tex)
+        ed.set_terrain(**new)
         return True
     r["color"] = None if lin is None else linear_to_srgb(r["color_linear"])
     return _patches(lvl, ed, ob, r, t, keep, notes)

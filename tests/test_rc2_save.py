@@ -4,12 +4,14 @@ builders' own readers (tests/builders/rc2_read.py, which never call our C
 code); every stream written passes the validator and decodes with the
 builders' independent WAD-LZ decoder."""
 import math
+import os
 import struct
 
 import numpy as np
 import pytest
 
 import wadkit
+from wadkit import _core
 from builders import rc2_collision as C
 from builders import rc2_core
 from builders import rc2_full as F
@@ -539,6 +541,41 @@ def test_save_refuses_a_level_whose_stream_does_not_decode(tmp_path):
     with pytest.raises(wadkit.FormatError, match="core_data: .*reaches 32767 bytes back"):
         lvl.save(out)
     assert not out.exists()
+
+    # a refused level is checked again at the next save (it stays refused)
+    with pytest.raises(wadkit.FormatError, match="core_data"):
+        lvl.save(out)
+    assert not out.exists()
+
+
+def test_save_checks_a_level_in_memory_once_and_a_mapped_one_every_time(full, tmp_path):
+    """The check of save() is skipped only for bytes held in memory that
+    passed it: those of from_bytes() after one save, apply()'s result (its
+    rewrite checked them); a mapped file (which can change on disk) is
+    checked at every save. The C call writes what it is given when told
+    the bytes were checked, and checks them otherwise."""
+    lvl0, data, info = full
+    src = tmp_path / "LEVEL0.WAD"
+    src.write_bytes(data)
+    mapped = wadkit.rc2.open(src)
+    mem = wadkit.rc2.from_bytes(data)
+    assert mapped._checked is None and mem._checked is False
+    for k in range(2):
+        mapped.save(tmp_path / f"m{k}.wad")
+        mem.save(tmp_path / f"b{k}.wad")
+        assert (tmp_path / f"m{k}.wad").read_bytes() == data
+        assert (tmp_path / f"b{k}.wad").read_bytes() == data
+    assert mapped._checked is None and mem._checked is True
+    ed = mem.edit()
+    ed.move("tie", 0, (1.0, 1.0, 1.0))
+    assert ed.apply()._checked is True
+    mapped.close()
+    junk = b"\0" * 4096
+    with pytest.raises(wadkit.FormatError):
+        _core.rc2_level_save(junk, os.fspath(tmp_path / "junk.wad"))
+    assert not (tmp_path / "junk.wad").exists()
+    _core.rc2_level_save(junk, os.fspath(tmp_path / "junk.wad"), True)
+    assert (tmp_path / "junk.wad").read_bytes() == junk
 
 
 # ---- hostile arguments ------------------------------------------------------------------

@@ -115,7 +115,7 @@ def profile(wad: str, modified: bool) -> None:
     pr.enable()
     bpy.ops.export_scene.wadkit_rc2(filepath=os.path.join(work, "o.wad"))
     pr.disable()
-    pstats.Stats(pr).sort_stats("cumulative").print_stats(30)
+    pstats.Stats(pr).sort_stats(os.environ.get("WK_SORT", "cumulative")).print_stats(30)
 
 
 if __name__ == "__main__":

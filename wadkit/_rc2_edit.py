@@ -336,7 +336,8 @@ class LevelEdit:
                 gameplay_pal, _ = self._gameplay(pal, inst)
         data, report["streams"] = _core.rc2_level_rewrite(lvl._lvl, tfrags, collision,
                                                           gameplay, gameplay_pal)
-        new = Level(_core.Rc2Level(data), None, lvl.max_size)
+        # the rewrite parsed data again and decoded every stream: checked
+        new = Level(_core.Rc2Level(data), None, lvl.max_size, in_memory=True, checked=True)
         new.edit_report = report
         return new
 

@@ -47,9 +47,15 @@ class Level(MappedLevel):
     until close() (or the end of a with block)."""
 
     def __init__(self, level: _core.Rc2Level, path: str | None = None,
-                 max_size: int = DEFAULT_MAX_SIZE):
+                 max_size: int = DEFAULT_MAX_SIZE, in_memory: bool = False,
+                 checked: bool = False):
         self._lvl = level
         self.path = path
+        # save()'s check of these bytes: None, done every time (a mapped
+        # file can change on disk); False, not done yet (bytes held in
+        # memory, immutable); True, passed (once in memory, or the
+        # rewrite's own check of what apply() wrote)
+        self._checked = bool(checked) if in_memory else None
         self.max_size = max_size
         self.header = level.header
         raw = level.extents
@@ -334,13 +340,18 @@ class Level(MappedLevel):
 
     def save(self, path: str | os.PathLike) -> None:
         """Write the level atomically (temp file, fsync, rename), after
-        parsing it and decoding every stream once more. Refuses to write
-        over the file this level was opened from."""
+        parsing it and decoding every stream once more — once per level
+        held in memory (from_bytes(), apply()'s result, which its rewrite
+        checked so): its bytes cannot change, so later saves write them
+        without that check. Refuses to write over the file this level was
+        opened from."""
         if self.path is not None and os.path.exists(path) \
                 and os.path.samefile(path, self.path):
             raise ValueError(f"{os.fspath(path)} is the source file of this "
                              "level; save to another path")
-        _core.rc2_level_save(self._lvl, path)
+        _core.rc2_level_save(self._lvl, path, bool(self._checked))
+        if self._checked is False:
+            self._checked = True
 
     def info(self) -> dict:
         """What `wadkit info` shows, as plain data (nothing decompressed)."""
@@ -548,7 +559,8 @@ def from_bytes(data, max_size: int = DEFAULT_MAX_SIZE,
     immutable), any other buffer (bytearray, memoryview …) is copied.
     path: the file the bytes were read from, if any (Level.path; save()
     refuses to write over it)."""
-    return Level(_core.Rc2Level(data), None if path is None else os.fspath(path), max_size)
+    return Level(_core.Rc2Level(data), None if path is None else os.fspath(path), max_size,
+                 in_memory=True)
 
 
 def empty_gameplay(tail: bytes = b"") -> bytes:

@@ -307,13 +307,15 @@ done:
   return result;
 }
 
-/* rc2_level_save(level bytes, path): checked, then written atomically. */
+/* rc2_level_save(level bytes, path, checked=False): checked (unless the
+ * caller says these bytes were: wk_rc2_level_save), then written atomically. */
 static PyObject *
 rc2_level_save (PyObject *module, PyObject *args)
 {
   Py_buffer lv;
   PyObject *path_obj, *path = NULL;
-  if (!PyArg_ParseTuple (args, "y*O:rc2_level_save", &lv, &path_obj))
+  int checked = 0;
+  if (!PyArg_ParseTuple (args, "y*O|p:rc2_level_save", &lv, &path_obj, &checked))
     return NULL;
   if (wk_fs_path (path_obj, &path) < 0)
     {
@@ -324,7 +326,7 @@ rc2_level_save (PyObject *module, PyObject *args)
   gboolean ok;
   Py_BEGIN_ALLOW_THREADS
   GBytes *in = g_bytes_new_static (lv.buf, (gsize) lv.len);
-  ok = wk_rc2_level_save (in, PyBytes_AS_STRING (path), &error);
+  ok = wk_rc2_level_save (in, PyBytes_AS_STRING (path), checked, &error);
   g_bytes_unref (in);
   Py_END_ALLOW_THREADS
   Py_DECREF (path);
@@ -375,7 +377,8 @@ static PyMethodDef save_methods[] = {
     "rc2_level_rewrite(level, tfrags, collision, gameplay, gameplay_pal) -> "
     "(bytes, info)" },
   { "rc2_level_save", rc2_level_save, METH_VARARGS,
-    "rc2_level_save(level_bytes, path): check and write atomically" },
+    "rc2_level_save(level_bytes, path, checked=False): check (unless checked) and "
+    "write atomically" },
   { NULL },
 };
 

@@ -231,7 +231,7 @@ def test_untouched_instance_is_named_in_an_error(scene, level):
     notes: list = []
     scan = _Scan(root, notes)
     inst = Instances(lvl, lvl.edit(), notes, ["tie", "shrub", "moby"])
-    assert inst.plan(scan.instances, placements(root, scan.instances))   # the delete
+    assert inst.plan(scan.instances, placements(root, scan.instances, scan.count))   # the delete
     assert inst.name_in("moby 3: too far") == f"{mobys[4].name}: moby 3: too far"
     assert inst.name_in("tie 0: x") == f"{objects(root, 'tie')[0].name}: tie 0: x"
 

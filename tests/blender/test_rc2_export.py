@@ -187,3 +187,27 @@ def test_terrain_imported_without_vertex_colours_keeps_the_levels(scene, rc2, tm
     n = wadkit.rc2.open(str(tmp_path / "deleted.wad")).terrain(0)
     np.testing.assert_allclose(n["color"][n["patch"] == 2], 1.0, atol=1 / 128)
     np.testing.assert_array_equal(n["color"][n["patch"] == 0], t["color"][t["patch"] == 0])
+
+
+@pytest.mark.every_blender
+def test_a_sheared_instance_is_where_blender_puts_it_until_moved():
+    """export_rc2_instances._still: a placement equal to the stored matrix,
+    or to what Blender makes of a sheared one (location / rotation / scale),
+    is still there; one moved off (its translation or its turn) is not."""
+    from mathutils import Matrix
+    from blender_addon.export_rc2_instances import _still
+
+    sheared = np.array([[1.0, 0.4, 0.0, 3.0], [0.0, 1.0, 0.0, -2.0],
+                        [0.0, 0.0, 2.0, 5.0], [0.0, 0.0, 0.0, 1.0]])
+    back = np.array(Matrix.LocRotScale(*Matrix(sheared.tolist()).decompose()))
+    assert not np.allclose(back, sheared, atol=1e-3)
+
+    class Inst:
+        matrix = np.stack([sheared, np.eye(4)])
+
+    moved, turned = back.copy(), back.copy()
+    moved[2, 3] += 0.5
+    turned[:3, :3] = turned[:3, :3] @ np.array([[0, -1, 0], [1, 0, 0], [0, 0, 1.0]])
+    got = _still(Inst, {0: [(None, None, None, m) for m in (sheared, back, moved, turned)],
+                        1: [(None, None, None, np.eye(4))]})
+    assert got == {0: [True, True, False, False], 1: [True]}

@@ -41,7 +41,11 @@ GBytes *wk_rc2_level_rewrite (const WkRc2Level *lvl, const WkRc2Rewrite *rw,
                               WkRc2RewriteInfo *info, GError **error);
 
 /* Check a level file the way the rewrite checks its result (parse, every
- * stream decoding to its declared size) and write it atomically. */
-gboolean wk_rc2_level_save (GBytes *bytes, const char *path, GError **error);
+ * stream decoding to its declared size) and write it atomically. checked:
+ * these very bytes (held in memory, immutable) passed that check before
+ * (the rewrite returned them, or an earlier save checked them): written
+ * without checking again. */
+gboolean wk_rc2_level_save (GBytes *bytes, const char *path, gboolean checked,
+                            GError **error);
 
 G_END_DECLS
