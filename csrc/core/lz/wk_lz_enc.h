@@ -56,11 +56,12 @@ wk_lz_tokens_clear (WkLzTokens *t)
 static inline guint
 wk_lz_match_cost (gsize len, gsize dist)
 {
-  if (len <= WK_LZ_LITTLE_LEN && dist <= WK_LZ_LITTLE_DIST)
-    return 2;
-  if (dist <= WK_LZ_NEAR_MAX)
-    return len <= 33 ? 3 : 4;
-  return len <= 9 ? 3 : 4;
+  /* 3 bytes, one more past the form's short length (33 medium, 9 far), one
+   * less for a little match (never past either short length). Written
+   * without branches: the compares depend on the data. */
+  gsize short_len = dist <= WK_LZ_NEAR_MAX ? 33 : 9;
+  return 3u + (guint) (len > short_len)
+         - (guint) ((len <= WK_LZ_LITTLE_LEN) & (dist <= WK_LZ_LITTLE_DIST));
 }
 
 /* The longest a match may be at distance dist (the far form is shorter). */
