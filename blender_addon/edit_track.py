@@ -276,11 +276,11 @@ def session_for(coll, base_file) -> Imported | None:
 
 
 def quiet(s: Imported | None) -> bool:
-    """No mesh was tagged since the session's records and none of theirs
-    reported (a hint that an export will find nothing changed, not the
-    check)."""
-    return s is not None and all(r.epoch == _mesh_tags and _dirty.isdisjoint(r.index)
-                                 for r in (s.tiles, s.collision) if r is not None)
+    """No mesh was tagged since the session's records and none reported
+    (a hint that an export will find nothing changed, not the check)."""
+    if s is None or _dirty:
+        return False
+    return all(r.epoch == _mesh_tags for r in (s.tiles, s.collision) if r is not None)
 
 
 def materials_as_imported(s: Imported) -> bool:
