@@ -275,14 +275,6 @@ def session_for(coll, base_file) -> Imported | None:
     return s
 
 
-def quiet(s: Imported | None) -> bool:
-    """No mesh was tagged since the session's records and none reported
-    (a hint that an export will find nothing changed, not the check)."""
-    if s is None or _dirty:
-        return False
-    return all(r.epoch == _mesh_tags for r in (s.tiles, s.collision) if r is not None)
-
-
 def materials_as_imported(s: Imported) -> bool:
     """The import's materials still mean what they meant (their custom
     properties); else no mesh is trusted (a change of them tags no mesh)."""

@@ -20,7 +20,6 @@ from . import export_common as common
 from .eng_materials import Refused, TextEdits
 from .export_base import Base
 from .export_common import ExportError
-from .export_early import EarlyWrite
 from .export_new import add_new_object, stpc_changed
 from .export_plan import TilePlan
 from .export_read import level_objects, world_matrices
@@ -89,20 +88,8 @@ def export_eng(context, out_path: str, *, base_path: str | None = None,
     if not base_file:
         raise ExportError("no base level: set the base path")
     lvl = wadkit.eng.open(base_file)
-    early = None
-    if edit_track.quiet(edit_track.session_for(coll, getattr(lvl, "path", None))):
-        early = EarlyWrite(lvl, out_path)     # likely unchanged: written beside the compare
-    try:
-        p = patched_level(context, coll, lvl, opts)
-    except BaseException:
-        if early is not None:
-            early.discard()
-        raise
-    if early is not None and (p.changed or not early.commit()):
-        early.discard()
-        early = None
-    if early is None:
-        p.level.save(out_path)
+    p = patched_level(context, coll, lvl, opts)
+    p.level.save(out_path)
     return p.how, p.notes
 
 
