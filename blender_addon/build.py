@@ -47,6 +47,17 @@ def new_ids(collection, names, *args) -> list:
     return out
 
 
+def layer_collection(lc, coll):
+    """The LayerCollection of coll at or below lc, or None."""
+    if lc.collection == coll:
+        return lc
+    for child in lc.children:
+        found = layer_collection(child, coll)
+        if found is not None:
+            return found
+    return None
+
+
 class Created:
     def __init__(self):
         self.items: list[tuple[str, object]] = []

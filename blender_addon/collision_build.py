@@ -21,7 +21,7 @@ import numpy as np
 import wadkit
 
 from . import edit_track
-from .build import Created, new_ids
+from .build import Created, layer_collection, new_ids
 from .export_read import level_objects
 from .export_tiles import is_collision
 from .import_collision import (PROP_COLLISION, PROP_MARKS, child_name, collision_meshes,
@@ -45,22 +45,11 @@ def _collision_collection(root):
     return sub
 
 
-def _show(context, root, sub) -> None:
+def _show(context, sub) -> None:
     """The Collision collection in the view layer (not excluded)."""
-    lc = _layer_collection(context.view_layer.layer_collection, root.name)
-    lc = _layer_collection(lc, sub.name) if lc is not None else None
+    lc = layer_collection(context.view_layer.layer_collection, sub)
     if lc is not None:
         lc.exclude = False
-
-
-def _layer_collection(lc, name):
-    if lc.name == name:
-        return lc
-    for child in lc.children:
-        hit = _layer_collection(child, name)
-        if hit is not None:
-            return hit
-    return None
 
 
 def build_collision(context, root, tile_obs=None, notes: list | None = None,
@@ -134,7 +123,7 @@ def build_collision(context, root, tile_obs=None, notes: list | None = None,
         raise
     root[PROP_MARKS] = 1
     if show and children:
-        _show(context, root, sub)
+        _show(context, sub)
     session = edit_track.session_for(root, path)
     if session is not None and rec is not None:
         edit_track.adopt(context, session, rec)    # the export trusts them as made
@@ -149,11 +138,8 @@ class WADKIT_OT_eng_build_collision(bpy.types.Operator):
 
     @classmethod
     def poll(cls, context):
-        from .operators import eng_level_in_scene
-        if eng_level_in_scene(context):
-            return True
-        cls.poll_message_set("no imported ENG level in the scene")
-        return False
+        from .operators import poll_eng_level
+        return poll_eng_level(cls, context)
 
     def execute(self, context):
         from .export_eng import ExportError, level_collection

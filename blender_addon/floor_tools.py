@@ -17,7 +17,7 @@ import numpy as np
 import wadkit
 
 from . import convert
-from .operators import eng_level_in_scene
+from .operators import eng_level_in_scene, poll_eng_level
 
 _levels: dict[str, object] = {}     # source path -> opened level (mapped file)
 
@@ -26,13 +26,6 @@ def clear_cache() -> None:
     """Forget the opened levels (on load_post and unregister: a new file
     may hold other levels, and the files may have changed)."""
     _levels.clear()
-
-
-def _poll(cls, context) -> bool:
-    if eng_level_in_scene(context):
-        return True
-    cls.poll_message_set("no imported ENG level in the scene")
-    return False
 
 
 def _show(context, text: str) -> None:
@@ -59,7 +52,7 @@ class WADKIT_OT_floor_at_cursor(bpy.types.Operator):
     bl_idname = "wadkit.floor_at_cursor"
     bl_label = "Floor at 3D cursor"
     bl_options = {"REGISTER", "UNDO"}
-    poll = classmethod(_poll)
+    poll = classmethod(poll_eng_level)
 
     def execute(self, context):
         try:
@@ -92,7 +85,7 @@ class WADKIT_OT_select_needles(bpy.types.Operator):
     bl_idname = "wadkit.select_needles"
     bl_label = "Select needle polygons"
     bl_options = {"REGISTER", "UNDO"}
-    poll = classmethod(_poll)
+    poll = classmethod(poll_eng_level)
 
     def execute(self, context):
         try:

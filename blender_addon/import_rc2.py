@@ -26,7 +26,7 @@ import wadkit
 from wadkit import _rc2_scene as scene
 
 from . import convert, materials
-from .build import Created, Progress, creation_order
+from .build import Created, Progress, creation_order, layer_collection
 from .mesh_build import (MeshArrays, build_mesh, build_meshes, digest, drop_degenerate,
                          srgb_to_linear)
 
@@ -89,17 +89,6 @@ def import_rc2(context, lvl, *, lod: int = 0, name: str | None = None,
     except BaseException:
         created.rollback()
         raise
-
-
-def _layer_collection(lc, coll):
-    """The view layer's LayerCollection of coll, or None."""
-    if lc.collection == coll:
-        return lc
-    for child in lc.children:
-        found = _layer_collection(child, coll)
-        if found is not None:
-            return found
-    return None
 
 
 def _node_tree(idblock):
@@ -193,7 +182,7 @@ class _Importer:
             root.children.link(self.classes)
         self.context.scene.collection.children.link(root)
         if self.classes is not None:
-            lc = _layer_collection(self.context.view_layer.layer_collection, self.classes)
+            lc = layer_collection(self.context.view_layer.layer_collection, self.classes)
             if lc is not None:
                 lc.exclude = True
         return root

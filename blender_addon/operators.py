@@ -32,6 +32,15 @@ def eng_level_in_scene(context) -> bool:
     return bool(level_collections(getattr(context, "scene", None), "eng"))
 
 
+def poll_eng_level(cls, context) -> bool:
+    """Operator.poll of the operators that work on an imported ENG level
+    (export, floor tools, Build collision), saying why not."""
+    if eng_level_in_scene(context):
+        return True
+    cls.poll_message_set("no imported ENG level in the scene")
+    return False
+
+
 class _Dropped:
     """Import options for several files at once (drag and drop, or a file
     browser selection) on top of ImportHelper's filepath; invoked with a
@@ -108,12 +117,7 @@ class EXPORT_SCENE_OT_wadkit_eng(bpy.types.Operator, ExportHelper):
     bl_label = "Export Croc-engine level"
     bl_options = {"REGISTER", "PRESET"}
 
-    @classmethod
-    def poll(cls, context):
-        if eng_level_in_scene(context):
-            return True
-        cls.poll_message_set("no imported ENG level in the scene")
-        return False
+    poll = classmethod(poll_eng_level)
 
     filename_ext = ".wad"
     filter_glob: StringProperty(default="*.wad;*.WAD", options={"HIDDEN"})

@@ -146,6 +146,8 @@ def lz_seeds() -> dict[str, bytes]:
         "greedy_text": LZ.greedy_compress(text),
         "greedy_bytes": LZ.greedy_compress(bytes(range(256)) * 8 + bytes(300)),
         "plain_text": text[:300],
+        # 8 bytes: the fast parser's prefetch read past the input (ASan, -O1)
+        "eight_bytes": bytes.fromhex("65cc106507576854"),
     }
 
 

@@ -241,8 +241,10 @@ parse (const guint8 *src, gsize start, gsize n, guint depth, guint lazy, guint l
   gboolean any = FALSE; /* a match was made: literals can ride on it */
   while (i < limit)
     {
-      /* the next position's head, read by its search or insert */
-      __builtin_prefetch (&f.h4[hash4 (read64 (src + i + 1))]);
+      /* the next position's head, read by its search or insert (when that
+       * position still has 8 readable bytes) */
+      if (i + 1 < limit)
+        __builtin_prefetch (&f.h4[hash4 (read64 (src + i + 1))]);
       Match m = find (&f, i, 0, depth);
       insert (&f, i);
       gsize s = m.dist ? back (src, i, lit, &m) : i; /* most searches find none */
