@@ -22,7 +22,7 @@ import wadkit
 
 from . import edit_track
 from .build import Created, layer_collection, new_ids
-from .export_read import level_objects
+from .export_eng import ExportError, _Scan, level_collection
 from .export_tiles import is_collision
 from .import_collision import (PROP_COLLISION, PROP_MARKS, child_name, collision_meshes,
                                setup_children)
@@ -34,13 +34,13 @@ class BuildError(ValueError):
     """The level collection cannot get collision objects (why in the text)."""
 
 
-def _collision_collection(root):
+def _collision_collection(root, created):
     """The level's Collision collection, made (as the import makes it, not
     linked yet) when there is none."""
     for c in root.children:
         if c.name.endswith(" Collision"):
             return c
-    sub = bpy.data.collections.new(f"{root.name} Collision")
+    sub = created.add("collections", bpy.data.collections.new(f"{root.name} Collision"))
     sub.hide_render = True
     return sub
 
@@ -68,26 +68,20 @@ def build_collision(context, root, tile_obs=None, notes: list | None = None,
                          "it came from")
     lvl = wadkit.eng.open(path)
     notes = [] if notes is None else notes
-    obs = level_objects(root)
-    n_tiles = len(lvl.tiles)
-    tiles, with_child, mesh_of = [], set(), {}
-    for ob in obs:
-        if ob.type != "MESH":
-            continue
-        if is_collision(ob):
-            if ob.parent is not None:
-                with_child.add(ob.parent.as_pointer())
-            m = ob.get(PROP_COLLISION)
-            if isinstance(m, int):
-                mesh_of.setdefault(m, ob.data)
-        elif isinstance(ob.get(PROP_TILE), int) and 0 <= ob[PROP_TILE] < n_tiles:
-            tiles.append(ob)
-    if tile_obs is not None:
-        chosen = {ob.as_pointer() for ob in tile_obs}
-        tiles = [ob for ob in tiles if ob.as_pointer() in chosen]
-    tiles = [ob for ob in tiles if ob.as_pointer() not in with_child]
+    scan = _Scan(root, len(lvl.tiles))
+    mesh_of = {}            # model -> the mesh its children in the level show
+    for ch in (c for cs in scan.children.values() for c in cs):
+        m = ch.get(PROP_COLLISION)
+        if isinstance(m, int):
+            mesh_of.setdefault(m, ch.data)
+    chosen = None if tile_obs is None else {ob.as_pointer() for ob in tile_obs}
     tile_model = np.asarray(lvl.tiles.model, np.int64)
-    models = [int(tile_model[ob[PROP_TILE]]) for ob in tiles]
+    tiles, models = [], []
+    for ob, t in zip(scan.tiles, scan.tile_numbers):
+        p = ob.as_pointer()
+        if p not in scan.children and (chosen is None or p in chosen):
+            tiles.append(ob)
+            models.append(int(tile_model[t]))
     created = Created()
     try:
         missing = sorted(set(models) - set(mesh_of))
@@ -107,23 +101,22 @@ def build_collision(context, root, tile_obs=None, notes: list | None = None,
         children = created.add_all("objects", new_ids(
             bpy.data.objects, [child_name(ob.name) for ob in parents],
             [mesh_of[m] for m in cmodel]))
-        sub = _collision_collection(root)
-        linked = sub.name in root.children
-        if linked and children:
-            # linked one by one into a collection of the scene, each object
-            # resyncs the view layers (quadratic): out, link, back in
-            root.children.unlink(sub)
-        for ch in children:
-            sub.objects.link(ch)
-        if linked and children or not linked:
+        if children:
+            sub = _collision_collection(root, created)
+            if sub.name in root.children:
+                # linked one by one into a collection of the scene, each object
+                # resyncs the view layers (quadratic): out, link, back in
+                root.children.unlink(sub)
+            for ch in children:
+                sub.objects.link(ch)
             root.children.link(sub)
-        setup_children(children, parents, cmodel)
+            setup_children(children, parents, cmodel)
+            if show:
+                _show(context, sub)
     except BaseException:
         created.rollback()
         raise
     root[PROP_MARKS] = 1
-    if show and children:
-        _show(context, sub)
     session = edit_track.session_for(root, path)
     if session is not None and rec is not None:
         edit_track.adopt(context, session, rec)    # the export trusts them as made
@@ -142,7 +135,6 @@ class WADKIT_OT_eng_build_collision(bpy.types.Operator):
         return poll_eng_level(cls, context)
 
     def execute(self, context):
-        from .export_eng import ExportError, level_collection
         try:
             root = level_collection(context)
             sel = [ob for ob in getattr(context, "selected_objects", ())

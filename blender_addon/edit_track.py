@@ -299,16 +299,9 @@ def unchanged(rec: MeshRecord | None, meshes, props: np.ndarray, users) -> np.nd
     props = np.asarray(props, np.int64).reshape(g, -1)
     cand = (k >= 0) & (props == rec.props[np.maximum(k, 0)]).all(axis=1)
     quiet = rec.epoch == _mesh_tags          # no mesh tagged since the record
-    dirty = _dirty
     for i in np.flatnonzero(cand).tolist():
-        if meshes[i].session_uid in dirty:
-            cand[i] = False
-        elif not quiet:
-            for ob in users[i]:
-                if ob.visible_get():
-                    break
-            else:
-                cand[i] = False
+        cand[i] = meshes[i].session_uid not in _dirty and (
+            quiet or any(ob.visible_get() for ob in users[i]))
     idx = np.flatnonzero(cand)
     if not len(idx):
         return out
