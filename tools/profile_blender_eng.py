@@ -36,7 +36,7 @@ for mod, name, label in (
         (collision_build, "collision_meshes", "build: collision meshes (bpy)"),
         (collision_build, "new_ids", "build: objects made"),
         (collision_build, "setup_children", "build: collision children set up"),
-        (collision_build, "level_objects", "build: level collection walked"),
+        (collision_build, "_Scan", "build: level collection sorted"),
         (collision_build.edit_track, "adopt",
          "build: evaluation of the shown children (edit tracking)"),
         (edit_track, "remember", "import: first evaluation (view layer update)"),
