@@ -22,7 +22,7 @@ from .export_base import Base
 from .export_common import ExportError
 from .export_new import add_new_object, stpc_changed
 from .export_plan import TilePlan
-from .export_read import level_objects, world_matrices
+from .export_read import level_objects
 from .export_tiles import is_collision
 from .import_collision import PROP_MARKS
 from .import_eng import PROP_MERGE, PROP_SOURCE
@@ -45,16 +45,19 @@ def level_collection(context):
 
 
 class _Scan:
-    """The level collection's objects by kind."""
+    """The level collection's objects by kind, with the world matrices of
+    the tiles and the new objects (tile_matrices, new_matrices: (N,4,4),
+    read in the same walk)."""
 
     def __init__(self, coll, n_tiles: int):
         self.tiles, self.zones, self.stpc, self.new, self.skipped = [], [], [], [], []
         self.tile_numbers: list[int] = []        # wadkit_tile of each of self.tiles
         self.orphans = []
         self.children: dict[int, list] = {}      # object pointer -> collision children
-        obs = level_objects(coll)
+        obs, mats = level_objects(coll, matrices=True)
         here = {ob.as_pointer() for ob in obs}
-        for ob in obs:
+        tile_rows, new_rows = [], []
+        for i, ob in enumerate(obs):
             if PROP_OBJECT in ob and ob.type in ("MESH", "ARMATURE"):
                 if ob.type == "MESH":
                     self.stpc.append(ob)      # STPC armatures: shown with their model
@@ -71,8 +74,12 @@ class _Scan:
             elif isinstance(t := ob.get(PROP_TILE), int) and 0 <= t < n_tiles:
                 self.tiles.append(ob)
                 self.tile_numbers.append(t)
+                tile_rows.append(i)
             else:
                 self.new.append(ob)
+                new_rows.append(i)
+        self.tile_matrices = mats[np.array(tile_rows, np.int64)]
+        self.new_matrices = mats[np.array(new_rows, np.int64)]
 
 
 def export_eng(context, out_path: str, *, base_path: str | None = None,
@@ -150,14 +157,14 @@ def patched_level(context, coll, lvl, opts: Options | None = None) -> Patched:
                         marked=bool(coll.get(PROP_MARKS)))
         plan.textures.resolve = text.entries_of
         try:
-            plan.run(scan.tiles, world_matrices(coll, scan.tiles), scan.children,
+            plan.run(scan.tiles, scan.tile_matrices, scan.children,
                      call, scan.tile_numbers)
         except ValueError as e:           # from the arrays built for an edit
             raise ExportError(str(e)) from e
         names_of_tile.update({t: o.name for t, o in plan.by_edit_tile.items()})
     added = 0
     if scan.new:
-        mats = world_matrices(coll, scan.new)
+        mats = scan.new_matrices
         meshes = plan.meshes if plan else None
         textures = plan.textures if plan else None
         if plan is None:

@@ -80,8 +80,8 @@ class TilePlan:
         if numbers is None:
             numbers = [int(ob[PROP_TILE]) for ob in tile_obs]
         by_tile: dict[int, list[TileObject]] = {}
-        for ob, m, t in zip(tile_obs, matrices, numbers):
-            by_tile.setdefault(t, []).append(TileObject(ob, t, m))
+        for k, (ob, m, t) in enumerate(zip(tile_obs, matrices, numbers)):
+            by_tile.setdefault(t, []).append(TileObject(ob, t, m, k))
         originals, dups = {}, []
         for t, objs in sorted(by_tile.items()):
             if len(objs) > 1:
@@ -160,8 +160,10 @@ class TilePlan:
         ed, base = self.ed, self.base
         originals, dups = self.claims(tile_obs, matrices, numbers)
         objs = list(originals.values()) + dups
+        matrices = np.asarray(matrices, np.float64).reshape(-1, 4, 4)
         if objs:
-            pos, rot, bake, resid = placements(np.stack([o.matrix for o in objs]),
+            rows = np.fromiter((o.row for o in objs), np.int64, len(objs))
+            pos, rot, bake, resid = placements(matrices[rows],
                                                base.rotation[[o.tile for o in objs]])
             for k, o in enumerate(objs):
                 o.position, o.rotation = pos[k], int(rot[k])
@@ -197,7 +199,7 @@ class TilePlan:
             ts = np.fromiter(originals, np.int64, len(originals))
             orig = list(originals.values())
             rot = np.fromiter((o.rotation for o in orig), np.int64, len(orig))
-            loc = np.stack([o.matrix[:3, 3] for o in orig])
+            loc = matrices[rows[:len(orig)], :3, 3]
             moved = (rot != base.rotation[ts]) | (
                 np.abs(loc - base.location[ts]).max(axis=1) > PLACE_EPS)
             for k in np.flatnonzero(moved).tolist():

@@ -129,41 +129,34 @@ def face_ints(at, name, nf):
     return out
 
 
-def level_objects(coll) -> list:
+def level_objects(coll, matrices: bool = False):
     """The objects of coll and of the collections below it, each once, as
     Collection.all_objects gives them but without it: its first read after
     the hierarchy changed (an import, a copy) builds a cache at a list
     search per object (7-16 ms for the 1,379 objects of the bench's ENG
-    level in bpy 4.5, against 1-6 ms for this walk; three imports, load ~2)."""
-    seen, out = set(), []
+    level in bpy 4.5, against 1-6 ms for this walk; three imports, load ~2).
+    matrices: (objects, their (N,4,4) float64 world matrices), the matrices
+    read in the same walk with one foreach_get per collection (Blender
+    stores them column by column)."""
+    seen, out, rows, flats, k = set(), [], [], [], 0
     for c in (coll, *coll.children_recursive):
-        for ob in c.objects:
+        objs = c.objects
+        if matrices and len(objs):
+            flat = np.empty(len(objs) * 16, np.float32)
+            objs.foreach_get("matrix_world", flat)
+            flats.append(flat)
+        for j, ob in enumerate(objs):
             p = ob.as_pointer()
             if p not in seen:
                 seen.add(p)
                 out.append(ob)
-    return out
-
-
-def world_matrices(coll, obs) -> np.ndarray:
-    """(len(obs),4,4) float64 world matrices of obs (objects of the level
-    collection coll or of a collection below it), read with one
-    foreach_get per collection. Blender stores them column by column."""
-    flats, where, k = [], {}, 0
-    for c in (coll, *coll.children_recursive):
-        objs = c.objects
-        n = len(objs)
-        if not n:
-            continue
-        flat = np.empty(n * 16, np.float32)
-        objs.foreach_get("matrix_world", flat)
-        flats.append(flat)
-        for j, ob in enumerate(objs):
-            where.setdefault(ob.as_pointer(), k + j)
-        k += n
+                rows.append(k + j)
+        k += len(objs)
+    if not matrices:
+        return out
     flat = np.concatenate(flats) if flats else np.empty(0, np.float32)
-    idx = np.array([where[ob.as_pointer()] for ob in obs], np.int64)
-    return flat.reshape(-1, 4, 4).transpose(0, 2, 1)[idx].astype(np.float64)
+    m = flat.reshape(-1, 4, 4).transpose(0, 2, 1)[np.array(rows, np.int64)]
+    return out, m.astype(np.float64)
 
 
 def local_matrix(ob) -> np.ndarray:

@@ -17,9 +17,10 @@ from .mesh_build import linear_to_srgb
 class TileObject:
     """One tile object of the scene and what it asks for."""
 
-    def __init__(self, ob, tile: int, matrix: np.ndarray):
+    def __init__(self, ob, tile: int, matrix: np.ndarray, row: int = -1):
         self.ob, self.name, self.tile = ob, ob.name, tile
         self.matrix = matrix
+        self.row = row                  # its index in the matrices the plan was given
         self.new_tile = None            # its number in the edit when added
         self.bake = None                # 3x3 Blender-space part not a tile turn
         self.position = None            # file space

@@ -391,7 +391,7 @@ def test_level_objects_are_all_objects_once(scene, terr, tmp_path):
     """export_read.level_objects (the export's walk instead of
     Collection.all_objects): the same objects, each once, also for an object
     linked into two collections of the level; the export stays unchanged."""
-    from blender_addon.export_read import level_objects, world_matrices
+    from blender_addon.export_read import level_objects
     path, wad = terr
     coll = load(path)
     ob = tile_object("terr", 3)
@@ -401,8 +401,10 @@ def test_level_objects_are_all_objects_once(scene, terr, tmp_path):
     got = level_objects(coll)
     assert len(got) == len(coll.all_objects)
     assert {o.as_pointer() for o in got} == {o.as_pointer() for o in coll.all_objects}
-    m = world_matrices(coll, [ob])
-    np.testing.assert_allclose(m[0], np.array(ob.matrix_world), atol=1e-6)
+    obs, m = level_objects(coll, matrices=True)
+    assert [o.as_pointer() for o in obs] == [o.as_pointer() for o in got]
+    for o, mo in zip(obs, m):
+        np.testing.assert_allclose(mo, np.array(o.matrix_world), atol=1e-6)
     out = tmp_path / "same.wad"
     how, _ = export(out)
     assert how == "unchanged" and out.read_bytes() == wad
