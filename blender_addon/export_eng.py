@@ -145,13 +145,16 @@ def patched_level(context, coll, lvl, opts: Options | None = None) -> Patched:
             msg = str(e)
             raise ExportError(msg if msg.startswith(obj_name) else f"{obj_name}: {msg}") from e
 
-    plan = None
-    if scan.zones:
+    plan, counts = None, None
+    if scan.zones or coll.get(PROP_MERGE) == "ZONE":
         if coll.get(PROP_MERGE) != "ZONE" or scan.tiles:
             raise ExportError("the level collection mixes zone and tile objects; "
                               "export needs one import kind")
         from .export_zones import zone_edits
-        zone_edits(ed, base, scan.zones, call, notes)
+        try:
+            counts = zone_edits(ed, base, scan.zones, call, notes)
+        except ValueError as e:           # a zone mesh the export cannot take back
+            raise ExportError(str(e)) from e
     elif scan.tiles or base.n_tiles:
         plan = TilePlan(ed, base, opts, notes, context.evaluated_depsgraph_get(), session,
                         marked=bool(coll.get(PROP_MARKS)))
@@ -162,6 +165,7 @@ def patched_level(context, coll, lvl, opts: Options | None = None) -> Patched:
         except ValueError as e:           # from the arrays built for an edit
             raise ExportError(str(e)) from e
         names_of_tile.update({t: o.name for t, o in plan.by_edit_tile.items()})
+        counts = plan.count
     added = 0
     if scan.new:
         mats = scan.new_matrices
@@ -206,17 +210,17 @@ def patched_level(context, coll, lvl, opts: Options | None = None) -> Patched:
         objects = {k: by_tile[t] for t, k in zip(ts, index[ts].tolist()) if k >= 0}
     if rep["unchanged"] and not text.changed:
         return Patched(lvl, False, "unchanged", notes, by_tile)
-    return Patched(new, True, _summary(plan, rep, added, text), notes, objects)
+    return Patched(new, True, _summary(counts, rep, added, text), notes, objects)
 
 
-def _summary(plan, rep, added: int, text) -> str:
+def _summary(counts, rep, added: int, text) -> str:
     parts = []
-    if plan is not None:
-        c = plan.count
+    if counts is not None:
+        c = counts
         for key, label in (("geometry", "tiles with new geometry"), ("colors", "recoloured"),
                            ("collision", "with new collision"), ("moved", "moved"),
                            ("added", "copied"), ("deleted", "deleted")):
-            if c[key]:
+            if c.get(key):
                 parts.append(f"{c[key]} {label}")
     if added:
         parts.append(f"{added} new tiles from new objects")

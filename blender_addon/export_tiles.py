@@ -17,7 +17,7 @@ from .mesh_build import linear_to_srgb
 class TileObject:
     """One tile object of the scene and what it asks for."""
 
-    def __init__(self, ob, tile: int, matrix: np.ndarray, row: int = -1):
+    def __init__(self, ob, tile: int, matrix: np.ndarray, row: int):
         self.ob, self.name, self.tile = ob, ob.name, tile
         self.matrix = matrix
         self.row = row                  # its index in the matrices the plan was given

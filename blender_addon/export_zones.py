@@ -2,8 +2,12 @@
 copy of each of its tiles' model vertices in world space, every face
 marked with its tile and every vertex with its model vertex, so moved
 vertices, UVs and colours go back to their tiles' models (set_geometry /
-set_colors). Faces added or removed cannot be taken back to a tile: the
-export refuses them, naming the object."""
+set_colors). A tile whose faces were all moved (and turned by quarter
+turns about the vertical) is placed anew and keeps its model and its
+collision (place_tile); a tile no zone object holds any more (its faces
+deleted, its zone object deleted) is deleted with its collision. Faces of
+a tile added, removed in part, or spread over two objects cannot be taken
+back to a tile: the export refuses them, naming the objects."""
 from __future__ import annotations
 
 import numpy as np
@@ -17,9 +21,16 @@ from .materials_map import FaceTextures
 from .mesh_build import drop_degenerate
 
 MOVED = 1e-5          # Blender units: a vertex moved less than this is not moved
+# Blender units: how far a vertex of a tile moved as a whole may be from
+# the new placement's position of it and still count as moved with it:
+# float noise of a turned world position, well under the file's 1/4096 grid.
+FIT = 1e-4
 
 
-def zone_edits(ed, base, zone_obs, call, notes) -> None:
+def zone_edits(ed, base, zone_obs, call, notes) -> dict:
+    """Apply the zone objects' edits to ed. Returns the counts of tiles
+    given new geometry, recoloured, moved and deleted."""
+    count = {"geometry": 0, "colors": 0, "moved": 0, "deleted": 0}
     wm = base.wm
     tri_all = np.asarray(wm["triangles"], np.int64)
     keep = drop_degenerate(tri_all)
@@ -31,6 +42,7 @@ def zone_edits(ed, base, zone_obs, call, notes) -> None:
     nf = np.array([len(m.triangles) for m in base.models], np.int64)
     run = np.where(nf[base.tile_model] > 0, nv[base.tile_model], 0)
     vstart = np.concatenate([[0], np.cumsum(run)])
+    read, holder = [], {}                 # holder: tile -> the object holding its faces
     for ob in zone_obs:
         d = MeshData(ob.data, colors=COLOR_ATTRS[:1], ints=(ATTR_TEXTURE, ATTR_FLAGS, ATTR_TILE))
         vert = _point_ints(ob.data, ATTR_VERTEX)
@@ -38,13 +50,50 @@ def zone_edits(ed, base, zone_obs, call, notes) -> None:
         if vert is None or ftile is None or not d.triangles_only:
             raise ValueError(f"{ob.name}: not a zone mesh as the import made it "
                              "(its tile/vertex attributes or triangles are gone)")
+        ts = np.unique(ftile).tolist()
+        for t in ts:
+            if t in holder:
+                raise ValueError(f"{ob.name}: faces of tile {t} are also in object "
+                                 f"{holder[t]!r}; a tile's faces must stay in one object "
+                                 "(import per tile to duplicate or split tiles)")
+            holder[t] = ob.name
+        read.append((ob, d, vert, ftile, ts))
+    for ob, d, vert, ftile, ts in read:
         m = np.array(ob.matrix_world, np.float64)
         pos = (d.positions.astype(np.float64) @ m[:3, :3].T + m[:3, 3]).astype(np.float32)
         corner_model_vertex = vert[d.corner_vert].reshape(-1, 3)
-        for t in np.unique(ftile).tolist():
-            _tile(ed, base, ob.name, t, d, pos, ftile == t, corner_model_vertex,
-                  tri_all, keep[tile_of[keep] == t], int(vstart[min(t, len(run))]),
-                  world, textures, call, notes)
+        for t in ts:
+            what = _tile(ed, base, ob.name, t, d, pos, ftile == t, corner_model_vertex,
+                         tri_all, keep[tile_of[keep] == t], int(vstart[min(t, len(run))]),
+                         world, textures, call, notes)
+            for key in what:
+                count[key] += 1
+    shown = np.zeros(base.n_tiles, bool)   # the tiles the import put in a zone mesh
+    shown[tile_of[keep][tile_of[keep] < base.n_tiles]] = True
+    for t in np.flatnonzero(shown).tolist():
+        if t not in holder:
+            call(ed.delete_tile, f"tile {t}", t, name=f"tile {t}")
+            count["deleted"] += 1
+    return count
+
+
+def _rigid_move(vpos, ref, loc):
+    """If the tile's corners vpos (world, Blender) are its base corners ref
+    moved as a whole and turned by k quarter turns about +z (most corners
+    agreeing within FIT): (k, new location in Blender space), else None.
+    None too when it did not move."""
+    best = None
+    for k in range(4):
+        r = convert.z_rotation(k * np.pi / 2)[0]
+        d = vpos.astype(np.float64) - (ref.astype(np.float64) - loc) @ r.T
+        t = np.median(d, axis=0)
+        fit = int((np.abs(d - t).max(axis=1) <= FIT).sum())
+        if best is None or fit > best[0]:
+            best = (fit, k, t)
+    fit, k, t = best
+    if 2 * fit <= len(vpos) or (k == 0 and np.abs(t - loc).max() <= MOVED):
+        return None
+    return k, t
 
 
 def _point_ints(me, name):
@@ -57,7 +106,9 @@ def _point_ints(me, name):
 
 
 def _tile(ed, base, obj_name, t, d, pos, sel, cmv, tri_all, ref_faces, first, world,
-          textures, call, notes) -> None:
+          textures, call, notes) -> tuple:
+    """Edit tile t from the faces sel of zone mesh d. Returns what it did:
+    some of "moved", "geometry", "colors"."""
     if not 0 <= t < base.n_tiles:
         raise ValueError(f"{obj_name}: faces of tile {t}, which the level does not have")
     model = base.models[int(base.tile_model[t])]
@@ -72,10 +123,24 @@ def _tile(ed, base, obj_name, t, d, pos, sel, cmv, tri_all, ref_faces, first, wo
     corners = (faces[:, None] * 3 + np.arange(3)).reshape(-1)
     vpos = pos[d.corner_vert[corners]]                       # (3F,3) world, Blender
     ref = world[ref_tri.reshape(-1)]
+    loc, rot = base.location[t].astype(np.float64), int(base.rotation[t])
+    done = []
+    tol = MOVED
+    placed = _rigid_move(vpos, ref, loc) if len(vpos) else None
+    if placed is not None:
+        k, new_loc = placed
+        new_pos = convert.snap(convert.to_file(new_loc[None].astype(np.float32)))[0]
+        new_rot = (rot + k * convert.QUARTER) % convert.ROTATION_UNITS
+        call(ed.place_tile, obj_name, t, new_pos, new_rot, name=obj_name)
+        done.append("moved")
+        r = convert.z_rotation(k * np.pi / 2)[0]
+        loc_new = convert.to_blender(new_pos[None])[0].astype(np.float64)
+        ref = ((ref.astype(np.float64) - loc) @ r.T + loc_new).astype(np.float32)
+        loc, rot, tol = loc_new, new_rot, FIT
     uv_ref = base.render(int(base.tile_model[t])).uv
     uv = d.uv[corners] if d.uv is not None else None
     tex = d.ints[ATTR_TEXTURE][faces]
-    moved = np.abs(vpos - ref).max(axis=1) > MOVED
+    moved = np.abs(vpos - ref).max(axis=1) > tol
     same_geo = (not moved.any() and uv is not None and np.array_equal(uv, uv_ref)
                 and np.array_equal(tex, base.render(int(base.tile_model[t])).texture))
     cur = base.tile_colors(t)
@@ -93,13 +158,13 @@ def _tile(ed, base, obj_name, t, d, pos, sel, cmv, tri_all, ref_faces, first, wo
     if same_geo:
         if cols is not None:
             call(ed.set_colors, obj_name, t, cols, name=obj_name)
-        return
+            done.append("colors")
+        return tuple(done)
     # local positions: the model's, with the moved vertices un-placed
     local = convert.to_blender(model.positions).astype(np.float64)
     mv = cmv[faces].reshape(-1)[moved]
-    a = convert.rotation_angle(int(base.rotation[t]))
-    inv = convert.z_rotation(-a)[0]
-    local[mv] = (vpos[moved] - base.location[t]) @ inv.T
+    inv = convert.z_rotation(-convert.rotation_angle(rot))[0]
+    local[mv] = (vpos[moved] - loc) @ inv.T
     ftex = textures.per_face(_Faces(d, faces), obj_name, notes)
     call(ed.set_geometry, obj_name, [t], convert.to_file(local.astype(np.float32)),
          np.asarray(model.triangles, np.uint32)[drop_degenerate(
@@ -109,6 +174,7 @@ def _tile(ed, base, obj_name, t, d, pos, sel, cmv, tri_all, ref_faces, first, wo
          ftex.astype(np.int32), colors=[cols if cols is not None else cur],
          face_flags=np.clip(d.ints[ATTR_FLAGS][faces], 0, 0xFFFF).astype(np.uint16),
          name=obj_name)
+    return (*done, "geometry")
 
 
 class _Colors:
