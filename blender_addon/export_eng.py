@@ -152,7 +152,7 @@ def patched_level(context, coll, lvl, opts: Options | None = None) -> Patched:
                               "export needs one import kind")
         from .export_zones import zone_edits
         try:
-            counts = zone_edits(ed, base, scan.zones, call, notes)
+            counts = zone_edits(ed, base, scan.zones, call, notes, text.entries_of)
         except ValueError as e:           # a zone mesh the export cannot take back
             raise ExportError(str(e)) from e
     elif scan.tiles or base.n_tiles:

@@ -27,16 +27,17 @@ MOVED = 1e-5          # Blender units: a vertex moved less than this is not move
 FIT = 1e-4
 
 
-def zone_edits(ed, base, zone_obs, call, notes) -> dict:
-    """Apply the zone objects' edits to ed. Returns the counts of tiles
-    given new geometry, recoloured, moved and deleted."""
+def zone_edits(ed, base, zone_obs, call, notes, resolve=None) -> dict:
+    """Apply the zone objects' edits to ed. resolve: the texture entries of
+    a material the import did not make (FaceTextures). Returns the counts
+    of tiles given new geometry, recoloured, moved and deleted."""
     count = {"geometry": 0, "colors": 0, "moved": 0, "deleted": 0}
     wm = base.wm
     tri_all = np.asarray(wm["triangles"], np.int64)
     keep = drop_degenerate(tri_all)
     tile_of = np.asarray(wm["tile"], np.int64)
     world = convert.to_blender(np.asarray(wm["positions"], np.float32))
-    textures = FaceTextures()
+    textures = FaceTextures(resolve)
     # every tile whose model has faces holds a run of its model's vertices
     nv = np.array([len(m.positions) for m in base.models], np.int64)
     nf = np.array([len(m.triangles) for m in base.models], np.int64)
@@ -62,10 +63,11 @@ def zone_edits(ed, base, zone_obs, call, notes) -> dict:
         m = np.array(ob.matrix_world, np.float64)
         pos = (d.positions.astype(np.float64) @ m[:3, :3].T + m[:3, 3]).astype(np.float32)
         corner_model_vertex = vert[d.corner_vert].reshape(-1, 3)
+        mats_kept = textures.kept(d)     # the face's material stands for its entry
         for t in ts:
             what = _tile(ed, base, ob.name, t, d, pos, ftile == t, corner_model_vertex,
                          tri_all, keep[tile_of[keep] == t], int(vstart[min(t, len(run))]),
-                         world, textures, call, notes)
+                         world, textures, call, notes, mats_kept)
             for key in what:
                 count[key] += 1
     shown = np.zeros(base.n_tiles, bool)   # the tiles the import put in a zone mesh
@@ -106,7 +108,7 @@ def _point_ints(me, name):
 
 
 def _tile(ed, base, obj_name, t, d, pos, sel, cmv, tri_all, ref_faces, first, world,
-          textures, call, notes) -> tuple:
+          textures, call, notes, mats_kept) -> tuple:
     """Edit tile t from the faces sel of zone mesh d. Returns what it did:
     some of "moved", "geometry", "colors"."""
     if not 0 <= t < base.n_tiles:
@@ -142,6 +144,7 @@ def _tile(ed, base, obj_name, t, d, pos, sel, cmv, tri_all, ref_faces, first, wo
     tex = d.ints[ATTR_TEXTURE][faces]
     moved = np.abs(vpos - ref).max(axis=1) > tol
     same_geo = (not moved.any() and uv is not None and np.array_equal(uv, uv_ref)
+                and bool(mats_kept[faces].all())
                 and np.array_equal(tex, base.render(int(base.tile_model[t])).texture))
     cur = base.tile_colors(t)
     lin = d.point_colors(COLOR_ATTRS[0])

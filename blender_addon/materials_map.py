@@ -53,7 +53,7 @@ class FaceTextures:
                 self.lut[e[free]] = k
         return e
 
-    def _kept(self, d) -> np.ndarray:
+    def kept(self, d) -> np.ndarray:
         """(F,) bool: the face's material stands for its texture attribute."""
         tex = d.ints.get("wadkit_texture")
         nf = len(d.sizes)
@@ -74,7 +74,7 @@ class FaceTextures:
         return ok
 
     def all_kept(self, d) -> bool:
-        return bool(self._kept(d).all())
+        return bool(self.kept(d).all())
 
     def per_face(self, d, obj_name: str, notes: list) -> np.ndarray:
         """(F,) texture entries; faces whose material stands for no entry
@@ -83,7 +83,7 @@ class FaceTextures:
         nf = len(d.sizes)
         tex = d.ints.get("wadkit_texture")
         out = np.full(nf, -1, np.int64) if tex is None else tex.astype(np.int64)
-        kept = self._kept(d)
+        kept = self.kept(d)
         if kept.all():
             return out
         mats = d.materials or [None]

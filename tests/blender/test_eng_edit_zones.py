@@ -256,3 +256,34 @@ def test_a_vertex_moved_and_the_tile_moved_exports_both(scene, terr, tmp_path):
     got = tile_world(new, t)
     want = convert.to_file(co[vs])
     assert np.abs(got[:, None, :] - want[None, :, :]).max(axis=2).min(axis=0).max() < 1e-3
+
+
+
+def test_another_material_on_a_tiles_face_reaches_the_file(scene, tmp_path):
+    """A face of a zone mesh given another level material (its texture
+    attribute left as it was) takes that material's entry, as in a tile
+    object (test_eng_materials.py)."""
+    import levels
+    path = tmp_path / "paint.wad"
+    path.write_bytes(levels.paint_level())
+    src = wadkit.eng.open(str(path))
+    coll = load_zones(str(path))
+    ob = holder(coll, 0)
+    me = ob.data
+    mat = bpy.data.materials["paint page 01 b1"]
+    if mat.name not in me.materials:
+        me.materials.append(mat)
+    ft = face_tiles(ob)
+    tex = np.empty(len(me.polygons), np.int32)
+    me.attributes["wadkit_texture"].data.foreach_get("value", tex)
+    page = np.asarray(src.textures["page"])
+    f = int(np.flatnonzero((ft == 0) & (page[tex] == 0))[0])
+    me.polygons[f].material_index = list(me.materials).index(mat)
+    me.update()
+    out = tmp_path / "material.wad"
+    how, _ = export(out)
+    assert "1 tiles with new geometry" in how, how
+    new = wadkit.eng.open(str(out))
+    wm = new.world_mesh()
+    pages = np.asarray(new.textures["page"])[np.asarray(wm["texture"])[wm["tile"] == 0]]
+    assert (pages == 1).sum() == (page[tex[ft == 0]] == 1).sum() + 1
