@@ -139,13 +139,17 @@ def _tile(ed, base, obj_name, t, d, pos, sel, cmv, tri_all, ref_faces, first, wo
         loc_new = convert.to_blender(new_pos[None])[0].astype(np.float64)
         ref = ((ref.astype(np.float64) - loc) @ r.T + loc_new).astype(np.float32)
         loc, rot, tol = loc_new, new_rot, FIT
-    uv_ref = base.render(int(base.tile_model[t])).uv
+    ref_r = base.render(int(base.tile_model[t]))
+    uv_ref = ref_r.uv
     uv = d.uv[corners] if d.uv is not None else None
-    tex = d.ints[ATTR_TEXTURE][faces]
+    tex = d.ints.get(ATTR_TEXTURE)
+    # a face-flags attribute the user removed: the faces keep their flags
+    flags = ref_r.flags if d.ints.get(ATTR_FLAGS) is None else d.ints[ATTR_FLAGS][faces]
     moved = np.abs(vpos - ref).max(axis=1) > tol
     same_geo = (not moved.any() and uv is not None and np.array_equal(uv, uv_ref)
-                and bool(mats_kept[faces].all())
-                and np.array_equal(tex, base.render(int(base.tile_model[t])).texture))
+                and tex is not None and bool(mats_kept[faces].all())
+                and np.array_equal(tex[faces], ref_r.texture)
+                and np.array_equal(flags, ref_r.flags))
     cur = base.tile_colors(t)
     lin = d.point_colors(COLOR_ATTRS[0])
     cols = None
@@ -175,7 +179,7 @@ def _tile(ed, base, obj_name, t, d, pos, sel, cmv, tri_all, ref_faces, first, wo
          convert.flip_v(uv.reshape(-1, 3, 2)) if uv is not None else
          convert.flip_v(uv_ref.reshape(-1, 3, 2)),
          ftex.astype(np.int32), colors=[cols if cols is not None else cur],
-         face_flags=np.clip(d.ints[ATTR_FLAGS][faces], 0, 0xFFFF).astype(np.uint16),
+         face_flags=np.clip(flags, 0, 0xFFFF).astype(np.uint16),
          name=obj_name)
     return (*done, "geometry")
 
@@ -195,6 +199,7 @@ class _Faces:
 
     def __init__(self, d, faces):
         self.sizes = d.sizes[faces]
-        self.ints = {ATTR_TEXTURE: d.ints[ATTR_TEXTURE][faces]}
+        tex = d.ints.get(ATTR_TEXTURE)
+        self.ints = {} if tex is None else {ATTR_TEXTURE: tex[faces]}
         self.material_index = d.material_index[faces]
         self.materials = d.materials

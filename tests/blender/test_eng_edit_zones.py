@@ -287,3 +287,33 @@ def test_another_material_on_a_tiles_face_reaches_the_file(scene, tmp_path):
     wm = new.world_mesh()
     pages = np.asarray(new.textures["page"])[np.asarray(wm["texture"])[wm["tile"] == 0]]
     assert (pages == 1).sum() == (page[tex[ft == 0]] == 1).sum() + 1
+
+
+@pytest.mark.parametrize("attr", ["wadkit_face_flags", "wadkit_texture"])
+def test_a_changed_or_removed_face_attribute(scene, terr, tmp_path, attr):
+    """A face-flags value set on one face of a tile reaches the file; a
+    removed attribute is no error: flags are kept, texture entries come
+    from the faces' materials (the same entries here)."""
+    path, wad = terr
+    src = wadkit.eng.open(path)
+    t = own_tile(src)
+    coll = load_zones(path)
+    ob = holder(coll, t)
+    me = ob.data
+    f = int(np.flatnonzero(face_tiles(ob) == t)[0])
+    if attr == "wadkit_face_flags":
+        a = me.attributes[attr]
+        a.data[f].value = a.data[f].value | 0x4000
+        how, _ = export(tmp_path / "flags.wad")
+        assert "1 tiles with new geometry" in how, how
+        wm = wadkit.eng.open(str(tmp_path / "flags.wad")).world_mesh()
+        def marked(wm):
+            return int((np.asarray(wm["face_flags"])[wm["tile"] == t] & 0x4000 != 0).sum())
+        assert marked(wm) == marked(src.world_mesh()) + 1
+    for ob2 in coll.objects:
+        if attr in ob2.data.attributes:
+            ob2.data.attributes.remove(ob2.data.attributes[attr])
+    out = tmp_path / "removed.wad"
+    export(out)
+    new = wadkit.eng.open(str(out))
+    np.testing.assert_array_equal(new.world_mesh()["texture"], src.world_mesh()["texture"])
