@@ -22,15 +22,16 @@ if "bpy" in locals():      # F8 / script reload: reload the submodules
     import importlib
     for _m in ("convert", "build", "mesh_build", "materials", "edit_track", "import_eng",
                "export_eng", "import_rc2", "operators", "floor_tools",
-               "collision_build"):
+               "collision_build", "zone_tiles"):
         if _m in locals():
             importlib.reload(locals()[_m])
 
 import bpy  # noqa: E402
 
-from . import collision_build, edit_track, materials, operators, floor_tools  # noqa: E402
+from . import (collision_build, edit_track, materials, operators, floor_tools,  # noqa: E402
+               zone_tiles)
 
-_classes = operators.CLASSES + floor_tools.CLASSES + collision_build.CLASSES
+_classes = operators.CLASSES + floor_tools.CLASSES + zone_tiles.CLASSES + collision_build.CLASSES
 
 
 def _clear_caches():

@@ -1,5 +1,5 @@
 """ENG collision objects made on demand (View3D sidebar > wadkit >
-Collision > Build collision, or Object > Build ENG collision;
+Tiles and collision > Build collision, or Object > Build ENG collision;
 `bpy.ops.wadkit.eng_build_collision`).
 
 The import makes no collision objects unless asked (import_collision):
@@ -59,9 +59,6 @@ def build_collision(context, root, tile_obs=None, notes: list | None = None,
     none. show: the Collision collection is put into the view layer.
     notes gets the import's warnings (records without a shape). Returns
     the children made; nothing is left behind on an error."""
-    if root.get(PROP_MERGE) == "ZONE":
-        raise BuildError(f"{root.name}: a per-zone import has no tile objects to give "
-                         "collision; import the level with one object per tile")
     path = root.get(PROP_SOURCE)
     if not path:
         raise BuildError(f"{root.name}: the level collection does not say which file "
@@ -69,6 +66,10 @@ def build_collision(context, root, tile_obs=None, notes: list | None = None,
     lvl = wadkit.eng.open(path)
     notes = [] if notes is None else notes
     scan = _Scan(root, len(lvl.tiles))
+    if root.get(PROP_MERGE) == "ZONE" and not scan.tiles:
+        raise BuildError(f"{root.name}: a per-zone import has no tile objects to give "
+                         "collision; make tile objects of the tiles first (Tiles > Make "
+                         "tile objects)")
     mesh_of = {}            # model -> the mesh its children in the level show
     for ch in (c for cs in scan.children.values() for c in cs):
         m = ch.get(PROP_COLLISION)
@@ -153,7 +154,7 @@ class WADKIT_OT_eng_build_collision(bpy.types.Operator):
 
 
 class WADKIT_PT_collision(bpy.types.Panel):
-    bl_label = "Collision"
+    bl_label = "Tiles and collision"
     bl_space_type = "VIEW_3D"
     bl_region_type = "UI"
     bl_category = "wadkit"
@@ -164,6 +165,7 @@ class WADKIT_PT_collision(bpy.types.Panel):
         return eng_level_in_scene(context)
 
     def draw(self, context):
+        self.layout.operator("wadkit.eng_make_tiles")
         self.layout.operator(WADKIT_OT_eng_build_collision.bl_idname)
 
 
@@ -172,6 +174,7 @@ def _menu_object(self, context):
     scene (like the export entries)."""
     from .operators import eng_level_in_scene
     if eng_level_in_scene(context):
+        self.layout.operator("wadkit.eng_make_tiles", text="Make ENG tile objects")
         self.layout.operator(WADKIT_OT_eng_build_collision.bl_idname,
                              text="Build ENG collision")
 

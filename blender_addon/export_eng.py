@@ -146,26 +146,33 @@ def patched_level(context, coll, lvl, opts: Options | None = None) -> Patched:
             raise ExportError(msg if msg.startswith(obj_name) else f"{obj_name}: {msg}") from e
 
     plan, counts = None, None
-    if scan.zones or coll.get(PROP_MERGE) == "ZONE":
-        if coll.get(PROP_MERGE) != "ZONE" or scan.tiles:
-            raise ExportError("the level collection mixes zone and tile objects; "
-                              "export needs one import kind")
-        from .export_zones import zone_edits
-        try:
-            counts = zone_edits(ed, base, scan.zones, call, notes, text.entries_of)
-        except ValueError as e:           # a zone mesh the export cannot take back
-            raise ExportError(str(e)) from e
-    elif scan.tiles or base.n_tiles:
+    zone = bool(scan.zones) or coll.get(PROP_MERGE) == "ZONE"
+    if zone and coll.get(PROP_MERGE) != "ZONE":
+        raise ExportError("the level collection mixes zone and tile objects; "
+                          "export needs one import kind")
+    if scan.tiles or (base.n_tiles and not zone):
+        # tile objects: all of a per-tile import, or those made of a
+        # per-zone import's tiles (zone_tiles.py), the zones holding the rest
         plan = TilePlan(ed, base, opts, notes, context.evaluated_depsgraph_get(), session,
                         marked=bool(coll.get(PROP_MARKS)))
         plan.textures.resolve = text.entries_of
         try:
             plan.run(scan.tiles, scan.tile_matrices, scan.children,
-                     call, scan.tile_numbers)
+                     call, scan.tile_numbers, delete_missing=not zone)
         except ValueError as e:           # from the arrays built for an edit
             raise ExportError(str(e)) from e
         names_of_tile.update({t: o.name for t, o in plan.by_edit_tile.items()})
-        counts = plan.count
+        counts = dict(plan.count)
+    if zone:
+        from .export_zones import zone_edits
+        claimed = {}
+        for ob, t in zip(scan.tiles, scan.tile_numbers):
+            claimed.setdefault(t, ob.name)
+        try:
+            zc = zone_edits(ed, base, scan.zones, call, notes, text.entries_of, claimed)
+        except ValueError as e:           # a zone mesh the export cannot take back
+            raise ExportError(str(e)) from e
+        counts = {k: (counts or {}).get(k, 0) + zc.get(k, 0) for k in {*zc, *(counts or {})}}
     added = 0
     if scan.new:
         mats = scan.new_matrices

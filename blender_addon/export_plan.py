@@ -153,10 +153,13 @@ class TilePlan:
             out[id(o)] = (rk, ck, ch, recolor)
         return out
 
-    def run(self, tile_obs, matrices, children, call, numbers=None) -> None:
+    def run(self, tile_obs, matrices, children, call, numbers=None,
+            delete_missing: bool = True) -> None:
         """children: {object pointer: its collision children}; call(fn,
         obj_name, *args, **kw) runs an edit, turning its errors into
-        reports that name the object; numbers: as for claims()."""
+        reports that name the object; numbers: as for claims();
+        delete_missing: a tile no object claims is deleted (False: other
+        objects hold the level's other tiles, export_zones.py)."""
         ed, base = self.ed, self.base
         originals, dups = self.claims(tile_obs, matrices, numbers)
         objs = list(originals.values()) + dups
@@ -188,7 +191,7 @@ class TilePlan:
             if not ch and lost_child(obj.ob, model):
                 self.notes.append(f"object {obj.name!r} (a copy of tile {obj.tile}) has no "
                                   "collision object: it keeps its model's collision")
-        for t in range(base.n_tiles):
+        for t in range(base.n_tiles if delete_missing else 0):
             if t not in originals:
                 call(ed.delete_tile, f"tile {t}", t, name=f"tile {t}")
                 self.count["deleted"] += 1

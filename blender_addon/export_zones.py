@@ -27,10 +27,13 @@ MOVED = 1e-5          # Blender units: a vertex moved less than this is not move
 FIT = 1e-4
 
 
-def zone_edits(ed, base, zone_obs, call, notes, resolve=None) -> dict:
+def zone_edits(ed, base, zone_obs, call, notes, resolve=None, claimed=None) -> dict:
     """Apply the zone objects' edits to ed. resolve: the texture entries of
-    a material the import did not make (FaceTextures). Returns the counts
-    of tiles given new geometry, recoloured, moved and deleted."""
+    a material the import did not make (FaceTextures); claimed: {tile: the
+    name of a tile object made of it} (zone_tiles.py: the per-tile export
+    takes those; a tile both there and in a zone mesh is refused). Returns
+    the counts of tiles given new geometry, recoloured, moved and deleted."""
+    claimed = claimed or {}
     count = {"geometry": 0, "colors": 0, "moved": 0, "deleted": 0}
     wm = base.wm
     tri_all = np.asarray(wm["triangles"], np.int64)
@@ -56,7 +59,11 @@ def zone_edits(ed, base, zone_obs, call, notes, resolve=None) -> dict:
             if t in holder:
                 raise ValueError(f"{ob.name}: faces of tile {t} are also in object "
                                  f"{holder[t]!r}; a tile's faces must stay in one object "
-                                 "(import per tile to duplicate or split tiles)")
+                                 "(make tile objects of it to copy or split it: Tiles and "
+                                 "collision > Make tile objects)")
+            if t in claimed:
+                raise ValueError(f"{ob.name}: faces of tile {t} are also tile object "
+                                 f"{claimed[t]!r}; delete one of the two")
             holder[t] = ob.name
         read.append((ob, d, vert, ftile, ts))
     for ob, d, vert, ftile, ts in read:
@@ -73,7 +80,7 @@ def zone_edits(ed, base, zone_obs, call, notes, resolve=None) -> dict:
     shown = np.zeros(base.n_tiles, bool)   # the tiles the import put in a zone mesh
     shown[tile_of[keep][tile_of[keep] < base.n_tiles]] = True
     for t in np.flatnonzero(shown).tolist():
-        if t not in holder:
+        if t not in holder and t not in claimed:
             call(ed.delete_tile, f"tile {t}", t, name=f"tile {t}")
             count["deleted"] += 1
     return count
@@ -121,7 +128,8 @@ def _tile(ed, base, obj_name, t, d, pos, sel, cmv, tri_all, ref_faces, first, wo
     if len(faces) != len(ref_faces) or not np.array_equal(cmv[faces] + first, ref_tri):
         raise ValueError(f"{obj_name}: faces of tile {t} were added, removed or "
                          "reconnected; a per-zone import exports only moved vertices, "
-                         "UVs and colours (import per tile to edit more)")
+                         "UVs and colours, moves and deletes (make tile objects of it to edit "
+                         "more: Tiles and collision > Make tile objects)")
     corners = (faces[:, None] * 3 + np.arange(3)).reshape(-1)
     vpos = pos[d.corner_vert[corners]]                       # (3F,3) world, Blender
     ref = world[ref_tri.reshape(-1)]

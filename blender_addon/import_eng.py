@@ -49,7 +49,7 @@ def _pages(lvl):
         return []
 
 
-class _Materials:
+class LevelMaterials:
     """Images and materials made on demand, one per page / TexKey. Each
     material records the texture entries it stands for (PROP_ENTRIES)."""
 
@@ -66,6 +66,17 @@ class _Materials:
         if self.table is not None:
             for e in range(len(self.table["page"])):
                 self.entries.setdefault(materials.texture_key(self.table, e), []).append(e)
+
+    def adopt(self, mats) -> None:
+        """Use the level's materials already in the file (those an import
+        made: PROP_ENTRIES) for their keys instead of making new ones."""
+        for mat in mats:
+            entries = mat.get(PROP_ENTRIES) if mat is not None else None
+            if entries and self.table is not None:
+                k = self.key(int(entries[0]))
+                if k not in self.by_key:
+                    self.by_key[k] = len(self.by_index)
+                    self.by_index.append(mat)
 
     def key(self, texture: int) -> materials.TexKey:
         t = self.table
@@ -146,7 +157,7 @@ def _import(context, lvl, created, name, collision, objects, vertex_colors, merg
     prog = Progress(context, 4)
     wm = lvl.world_mesh(space="file")
     models = lvl.models
-    mats = _Materials(created, name, lvl, vertex_colors)
+    mats = LevelMaterials(created, name, lvl, vertex_colors)
     new_object = bpy.data.objects.new
     coll_obs = []
     if merge == "ZONE":
@@ -188,7 +199,7 @@ def _import(context, lvl, created, name, collision, objects, vertex_colors, merg
             bpy.data.objects, tile_names + [child_name(tile_names[t]) for t in with_child],
             [meshes[g] for g in layout.group.tolist()] + [cmeshes[m] for m in cmodel]))
         level_obs, coll_obs = obs[:len(tile_names)], obs[len(tile_names):]
-        place_objects(level_obs, tiles, layout)
+        place_objects(level_obs, tiles)
         setup_children(coll_obs, [level_obs[t] for t in with_child], cmodel)
         trec = MeshRecord.of_arrays(
             meshes, np.stack([layout.model, layout.rep], axis=1), arr,

@@ -11,6 +11,8 @@ vertex, as the engine stores them) from that tile's colour bytes
 (lvl.tiles: position, rotation)."""
 from __future__ import annotations
 
+import copy
+
 import numpy as np
 
 import wadkit
@@ -60,6 +62,18 @@ class TileLayout:
         self.rep = np.full(len(keys), -1, np.int64)
         self.rep[group[::-1]] = np.arange(n)[::-1]          # first tile of each
         self.model = tmodel[self.rep]
+
+    def subset(self, tiles) -> "TileLayout":
+        """The layout of only the meshes these tiles use: a copy whose
+        groups are those (renumbered in order); group is -1 for the other
+        tiles."""
+        used = np.unique(self.group[np.asarray(tiles, np.int64)])
+        sub = copy.copy(self)
+        sub.rep, sub.model = self.rep[used], self.model[used]
+        remap = np.full(len(self.rep), -1, np.int64)
+        remap[used] = np.arange(len(used))
+        sub.group = remap[self.group]
+        return sub
 
 
 def model_arrays(models):
@@ -147,17 +161,17 @@ def mesh_names(level: str, layout: TileLayout) -> list[str]:
     return out
 
 
-def place_objects(obs, tiles, layout: TileLayout) -> None:
-    """Location, rotation and the export's properties of each tile object
-    (obs[t] for tile t)."""
-    n = len(obs)
-    loc = convert.to_blender(np.asarray(tiles.position, np.float32).reshape(-1, 3)[:n])
-    rot = np.asarray(tiles.rotation, np.int64)[:n]
+def place_objects(obs, tiles, numbers=None) -> None:
+    """Location, rotation and the export's properties of each tile object:
+    obs[k] for tile numbers[k] (None: obs[t] for tile t)."""
+    ts = np.arange(len(obs)) if numbers is None else np.asarray(numbers, np.int64)
+    loc = convert.to_blender(np.asarray(tiles.position, np.float32).reshape(-1, 3)[ts])
+    rot = np.asarray(tiles.rotation, np.int64)[ts]
     ang = convert.rotation_angle(rot)
-    tmodel = np.asarray(tiles.model, np.int64)
-    for t, ob in enumerate(obs):
-        ob.location = loc[t].tolist()
-        ob.rotation_euler[2] = float(ang[t])
-        ob[PROP_TILE] = t
-        ob[PROP_MODEL] = int(tmodel[t])
-        ob[PROP_ROTATION] = int(rot[t])
+    tmodel = np.asarray(tiles.model, np.int64)[ts]
+    for k, ob in enumerate(obs):
+        ob.location = loc[k].tolist()
+        ob.rotation_euler[2] = float(ang[k])
+        ob[PROP_TILE] = int(ts[k])
+        ob[PROP_MODEL] = int(tmodel[k])
+        ob[PROP_ROTATION] = int(rot[k])

@@ -12,7 +12,8 @@ ADDON = os.path.join(HERE, "..", "..", "blender_addon")
 def test_operators_registered(addon):
     for op in ("import_scene.wadkit_eng", "export_scene.wadkit_eng",
                "import_scene.wadkit_rc2", "wadkit.floor_at_cursor",
-               "wadkit.select_needles", "wadkit.eng_build_collision"):
+               "wadkit.select_needles", "wadkit.eng_build_collision",
+               "wadkit.eng_make_tiles"):
         mod, name = op.split(".")
         assert getattr(getattr(bpy.ops, mod), name).idname() in (
             f"{mod.upper()}_OT_{name}",), op

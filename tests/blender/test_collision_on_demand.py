@@ -249,4 +249,5 @@ def test_object_menu_entry_only_with_an_eng_level(scene, terr):
     assert Menu.layout.ops == []
     on_demand(terr[0])
     collision_build._menu_object(Menu, bpy.context)
-    assert Menu.layout.ops == [("wadkit.eng_build_collision", "Build ENG collision")]
+    assert Menu.layout.ops == [("wadkit.eng_make_tiles", "Make ENG tile objects"),
+                               ("wadkit.eng_build_collision", "Build ENG collision")]
