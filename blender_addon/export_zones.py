@@ -12,13 +12,15 @@ from __future__ import annotations
 
 import numpy as np
 
+import wadkit
+
 from . import convert
 from .export_read import COLOR_ATTRS, MeshData
 from .export_tiles import tile_color_bytes
 from .import_tiles import ATTR_FLAGS, ATTR_TEXTURE
 from .import_zones import ATTR_TILE, ATTR_VERTEX
 from .materials_map import FaceTextures
-from .mesh_build import drop_degenerate
+from .mesh_build import drop_degenerate, srgb_to_linear
 
 MOVED = 1e-5          # Blender units: a vertex moved less than this is not moved
 # Blender units: how far a vertex of a tile moved as a whole may be from
@@ -66,12 +68,16 @@ def zone_edits(ed, base, zone_obs, call, notes, resolve=None, claimed=None) -> d
                                  f"{claimed[t]!r}; delete one of the two")
             holder[t] = ob.name
         read.append((ob, d, vert, ftile, ts))
+    ref = _Reference(base, tri_all, keep, tile_of, vstart)
     for ob, d, vert, ftile, ts in read:
         m = np.array(ob.matrix_world, np.float64)
         pos = (d.positions.astype(np.float64) @ m[:3, :3].T + m[:3, 3]).astype(np.float32)
         corner_model_vertex = vert[d.corner_vert].reshape(-1, 3)
         mats_kept = textures.kept(d)     # the face's material stands for its entry
+        same = ref.same_tiles(d, vert, ftile, pos, world, mats_kept)
         for t in ts:
+            if same[t]:
+                continue
             what = _tile(ed, base, ob.name, t, d, pos, ftile == t, corner_model_vertex,
                          tri_all, keep[tile_of[keep] == t], int(vstart[min(t, len(run))]),
                          world, textures, call, notes, mats_kept)
@@ -84,6 +90,72 @@ def zone_edits(ed, base, zone_obs, call, notes, resolve=None, claimed=None) -> d
             call(ed.delete_tile, f"tile {t}", t, name=f"tile {t}")
             count["deleted"] += 1
     return count
+
+
+class _Reference:
+    """The world mesh as the import put it in the zone meshes, by face and
+    vertex, to find the tiles of a zone mesh nobody touched with a few
+    whole-array compares (the per-tile path, _tile, then sees only the
+    others; for an untouched tile it would do nothing)."""
+
+    def __init__(self, base, tri_all, keep, tile_of, vstart):
+        self.base, self.tri, self.vstart = base, tri_all, vstart
+        n = base.n_tiles
+        kt = tile_of[keep]
+        inside = kt < n
+        self.order = keep[inside][np.argsort(kt[inside], kind="stable")]  # faces by tile
+        self.count = np.bincount(kt[inside], minlength=n)[:n]
+        self.start = np.concatenate([[0], np.cumsum(self.count)])
+        self._lin = None
+
+    def linear(self):
+        """Colour set 0 of every world vertex as the import stores it
+        (linear (V,4)); world vertex vstart[t] + i is model vertex i of t."""
+        if self._lin is None:
+            b, vs = self.base, self.vstart
+            run = np.diff(vs)
+            vt = np.repeat(np.arange(len(run)), run)
+            rows = np.asarray(b.color_start, np.int64)[vt] + np.arange(len(vt)) - vs[vt]
+            self._lin = srgb_to_linear(wadkit.eng.colors_to_display(
+                np.ascontiguousarray(b.color_bytes[rows])))
+        return self._lin
+
+    def same_tiles(self, d, vert, ftile, pos, world, mats_kept) -> np.ndarray:
+        """(n_tiles,) bool: the tiles whose faces in this zone mesh are as
+        the import made them (faces, corners, positions, UVs, texture,
+        flags, material, colour set 0)."""
+        n = self.base.n_tiles
+        out = np.zeros(n, bool)
+        tex = d.ints.get(ATTR_TEXTURE)
+        ft = ftile.astype(np.int64)
+        if d.uv is None or tex is None or not len(ft) or ft.min() < 0 or ft.max() >= n:
+            return out
+        order = np.argsort(ft, kind="stable")
+        cnt = np.bincount(ft, minlength=n)
+        st = ft[order]
+        rank = np.arange(len(ft)) - np.concatenate([[0], np.cumsum(cnt)])[st]
+        sel = (cnt == self.count)[st]
+        f, rf = order[sel], self.order[self.start[st[sel]] + rank[sel]]
+        corners = (f[:, None] * 3 + np.arange(3)).reshape(-1)
+        cv = d.corner_vert[corners]
+        wv = vert[cv].astype(np.int64) + self.vstart[np.repeat(ft[f], 3)]
+        wvc = np.clip(wv, 0, len(world) - 1)
+        wm = self.base.wm
+        ok = (wv.reshape(-1, 3) == self.tri[rf]).all(axis=1)
+        ok &= (np.abs(pos[cv] - world[wvc]).max(axis=1) <= MOVED).reshape(-1, 3).all(axis=1)
+        ok &= (d.uv[corners].reshape(-1, 3, 2)
+               == convert.flip_v(np.asarray(wm["uv"])[rf])).all(axis=(1, 2))
+        ok &= tex[f] == np.asarray(wm["texture"])[rf]
+        flags = d.ints.get(ATTR_FLAGS)
+        if flags is not None:
+            ok &= flags[f] == np.asarray(wm["face_flags"])[rf]
+        ok &= mats_kept[f]
+        lin = d.point_colors(COLOR_ATTRS[0])
+        if lin is not None:
+            ok &= (lin[cv] == self.linear()[wvc]).all(axis=1).reshape(-1, 3).all(axis=1)
+        bad = np.bincount(ft[f][~ok], minlength=n)
+        out[:] = (cnt == self.count) & (bad == 0) & (cnt > 0)
+        return out
 
 
 def _rigid_move(vpos, ref, loc):

@@ -317,3 +317,35 @@ def test_a_changed_or_removed_face_attribute(scene, terr, tmp_path, attr):
     export(out)
     new = wadkit.eng.open(str(out))
     np.testing.assert_array_equal(new.world_mesh()["texture"], src.world_mesh()["texture"])
+
+
+@pytest.mark.parametrize("what", ["uv", "colour"])
+def test_one_corner_edit_of_one_tile_reaches_the_file(scene, terr, tmp_path, what):
+    """One UV corner or one vertex colour of one tile changed in its zone
+    mesh: that tile is written anew, every other tile keeps its bytes (the
+    export's whole-mesh compare must not take the edited tile for
+    untouched; a face's texture and flags: the tests above)."""
+    path, _ = terr
+    src = wadkit.eng.open(path)
+    t = own_tile(src)
+    coll = load_zones(path)
+    ob = holder(coll, t)
+    me = ob.data
+    f = int(np.flatnonzero(face_tiles(ob) == t)[0])
+    loop = me.polygons[f].loop_start
+    if what == "uv":
+        uv = me.uv_layers.active.data[loop].uv
+        me.uv_layers.active.data[loop].uv = (uv[0] + 0.25, uv[1])
+    else:
+        me.color_attributes["Col"].data[me.loops[loop].vertex_index].color = (0.5, 0.25,
+                                                                              0.125, 1.0)
+    me.update()
+    out = tmp_path / f"{what}.wad"
+    how, _ = export(out)
+    assert ("recoloured" if what == "colour" else "new geometry") in how, how
+    new = wadkit.eng.open(str(out))
+    a, b = src.world_mesh(), new.world_mesh()
+    key = {"uv": "uv", "colour": "color"}[what]
+    assert not np.array_equal(a[key][a["tile"] == t], b[key][b["tile"] == t])
+    for k in ("uv", "color", "texture"):
+        np.testing.assert_array_equal(a[k][a["tile"] != t], b[k][b["tile"] != t])
