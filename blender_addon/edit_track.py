@@ -246,8 +246,8 @@ def remember(context, root, imported: Imported) -> None:
     if not tracking() or imported.key is None:
         return
     context.view_layer.update()
-    for rec in (imported.tiles, imported.collision):
-        if rec is not None:
+    for rec in (imported.tiles, imported.collision, *imported.extra.values()):
+        if isinstance(rec, MeshRecord):       # extra: ENG zone meshes ("zones")
             _dirty.difference_update(rec.index)
             rec.epoch = _mesh_tags
     _sessions[root.session_uid] = imported

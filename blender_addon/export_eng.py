@@ -164,12 +164,13 @@ def patched_level(context, coll, lvl, opts: Options | None = None) -> Patched:
         names_of_tile.update({t: o.name for t, o in plan.by_edit_tile.items()})
         counts = dict(plan.count)
     if zone:
-        from .export_zones import zone_edits
+        from .export_zones import trusted_zones, zone_edits
         claimed = {}
         for ob, t in zip(scan.tiles, scan.tile_numbers):
             claimed.setdefault(t, ob.name)
         try:
-            zc = zone_edits(ed, base, scan.zones, call, notes, text.entries_of, claimed)
+            zc = zone_edits(ed, base, scan.zones, call, notes, text.entries_of, claimed,
+                            trusted_zones(session, scan.zones))
         except ValueError as e:           # a zone mesh the export cannot take back
             raise ExportError(str(e)) from e
         counts = {k: (counts or {}).get(k, 0) + zc.get(k, 0) for k in {*zc, *(counts or {})}}

@@ -14,7 +14,7 @@ import numpy as np
 
 import wadkit
 
-from . import convert
+from . import convert, edit_track
 from .export_read import COLOR_ATTRS, MeshData
 from .export_tiles import tile_color_bytes
 from .import_tiles import ATTR_FLAGS, ATTR_TEXTURE
@@ -29,7 +29,23 @@ MOVED = 1e-5          # Blender units: a vertex moved less than this is not move
 FIT = 1e-4
 
 
-def zone_edits(ed, base, zone_obs, call, notes, resolve=None, claimed=None) -> dict:
+def trusted_zones(session, zone_obs) -> set:
+    """The zone objects (as_pointer) whose meshes the import session
+    vouches for (edit_track: Blender reported no change of them) and that
+    sit where the import put them: their tiles are the base level's."""
+    rec = None if session is None else session.extra.get("zones")
+    if rec is None or not zone_obs or not edit_track.materials_as_imported(session):
+        return set()
+    meshes = [ob.data for ob in zone_obs]
+    ok = edit_track.unchanged(rec, meshes, np.zeros((len(meshes), 0), np.int64),
+                              [[ob] for ob in zone_obs])
+    eye = np.eye(4)
+    return {ob.as_pointer() for ob, good in zip(zone_obs, ok.tolist())
+            if good and np.array_equal(np.array(ob.matrix_world), eye)}
+
+
+def zone_edits(ed, base, zone_obs, call, notes, resolve=None, claimed=None,
+               trusted=frozenset()) -> dict:
     """Apply the zone objects' edits to ed. resolve: the texture entries of
     a material the import did not make (FaceTextures); claimed: {tile: the
     name of a tile object made of it} (zone_tiles.py: the per-tile export
@@ -50,10 +66,15 @@ def zone_edits(ed, base, zone_obs, call, notes, resolve=None, claimed=None) -> d
     vstart = np.concatenate([[0], np.cumsum(run)])
     read, holder = [], {}                 # holder: tile -> the object holding its faces
     for ob in zone_obs:
-        d = MeshData(ob.data, colors=COLOR_ATTRS[:1], ints=(ATTR_TEXTURE, ATTR_FLAGS, ATTR_TILE))
-        vert = _point_ints(ob.data, ATTR_VERTEX)
-        ftile = d.ints.get(ATTR_TILE)
-        if vert is None or ftile is None or not d.triangles_only:
+        if ob.as_pointer() in trusted:       # only which tiles it holds is read
+            d = vert = None
+            ftile = _face_ints(ob.data, ATTR_TILE)
+        else:
+            d = MeshData(ob.data, colors=COLOR_ATTRS[:1],
+                         ints=(ATTR_TEXTURE, ATTR_FLAGS, ATTR_TILE))
+            vert = _point_ints(ob.data, ATTR_VERTEX)
+            ftile = d.ints.get(ATTR_TILE)
+        if d is not None and (vert is None or ftile is None or not d.triangles_only):
             raise ValueError(f"{ob.name}: not a zone mesh as the import made it "
                              "(its tile/vertex attributes or triangles are gone)")
         ts = np.unique(ftile).tolist()
@@ -70,6 +91,8 @@ def zone_edits(ed, base, zone_obs, call, notes, resolve=None, claimed=None) -> d
         read.append((ob, d, vert, ftile, ts))
     ref = _Reference(base, tri_all, keep, tile_of, vstart)
     for ob, d, vert, ftile, ts in read:
+        if d is None:
+            continue
         m = np.array(ob.matrix_world, np.float64)
         pos = (d.positions.astype(np.float64) @ m[:3, :3].T + m[:3, 3]).astype(np.float32)
         corner_model_vertex = vert[d.corner_vert].reshape(-1, 3)
@@ -182,6 +205,13 @@ def _point_ints(me, name):
     if a is None or a.domain != "POINT":
         return None
     out = np.empty(len(me.vertices), np.int32)
+    a.data.foreach_get("value", out)
+    return out
+
+
+def _face_ints(me, name):
+    a = me.attributes.get(name)
+    out = np.empty(len(me.polygons), np.int32)
     a.data.foreach_get("value", out)
     return out
 

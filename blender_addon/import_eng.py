@@ -24,7 +24,7 @@ from .eng_materials import PROP_PAGE
 from .edit_track import MeshRecord
 from .import_tiles import (ATTR_FLAGS, ATTR_TEXTURE, PROP_COLOR_TILE, PROP_MODEL, TileLayout,
                            mesh_names, place_objects, tile_mesh_arrays)
-from .import_zones import PROP_ZONE, zone_mesh_arrays
+from .import_zones import ATTR_TILE, ATTR_VERTEX, PROP_ZONE, zone_mesh_arrays
 from .materials_map import PROP_ENTRIES
 from .mesh_build import build_meshes
 
@@ -171,6 +171,11 @@ def _import(context, lvl, created, name, collision, objects, vertex_colors, merg
             ob = created.add("objects", new_object(label, me))
             ob[PROP_ZONE] = z
             level_obs.append(ob)
+        # the export trusts the zone meshes Blender reports no change of
+        zrec = MeshRecord.of_arrays(
+            meshes, np.zeros((len(meshes), 0), np.int64), arr,
+            np.full(len(meshes), materials.COLOR_ATTR in arr.point_colors),
+            names=(materials.COLOR_ATTR, ATTR_TEXTURE, ATTR_FLAGS, ATTR_TILE, ATTR_VERTEX))
         if collision:
             notes.append("a per-zone import shows no collision; the level's collision "
                          "is written back as it is")
@@ -233,7 +238,12 @@ def _import(context, lvl, created, name, collision, objects, vertex_colors, merg
         # does not evaluate (nor draw) one more object per tile
         lc = context.view_layer.layer_collection.children[root.name]
         lc.children[f"{name} Collision"].exclude = True
-    if merge != "ZONE" and path:
+    if path and merge == "ZONE":
+        imported = edit_track.Imported(path, None, None, created.of_kind("materials"))
+        imported.extra["zones"] = zrec
+        imported.extra["eng_base"] = {"models": models, "wm": wm}
+        edit_track.remember(context, root, imported)
+    elif path:
         imported = edit_track.Imported(path, trec, crec,
                                        [m for m in created.of_kind("materials")])
         # what the export compares edited meshes with (export_base.Base)

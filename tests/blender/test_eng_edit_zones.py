@@ -349,3 +349,29 @@ def test_one_corner_edit_of_one_tile_reaches_the_file(scene, terr, tmp_path, wha
     assert not np.array_equal(a[key][a["tile"] == t], b[key][b["tile"] == t])
     for k in ("uv", "color", "texture"):
         np.testing.assert_array_equal(a[k][a["tile"] != t], b[k][b["tile"] != t])
+
+
+def test_a_zone_object_moved_moves_its_tiles(scene, terr, tmp_path):
+    """The mesh untouched (the export trusts it as imported), the object
+    moved: every tile of it is placed anew, the others are not."""
+    path, wad = terr
+    src = wadkit.eng.open(path)
+    coll = load_zones(path)
+    out = tmp_path / "same.wad"
+    assert export(out)[0] == "unchanged" and out.read_bytes() == wad
+    ob = sorted(zones_of(coll), key=lambda o: o.name)[0]
+    ts = np.unique(face_tiles(ob))
+    ob.location.z += 0.5
+    out = tmp_path / "moved.wad"
+    how, _ = export(out)
+    assert f"{len(ts)} moved" in how, how
+    new = wadkit.eng.open(str(out))
+    d = convert.to_file(np.array([[0.0, 0.0, 0.5]], np.float32))[0]
+    np.testing.assert_allclose(new.tiles.position[ts], src.tiles.position[ts] + d,
+                               atol=1 / 4096)
+    rest = np.setdiff1d(np.arange(len(src.tiles.model)), ts)
+    np.testing.assert_array_equal(new.tiles.position[rest], src.tiles.position[rest])
+
+
+def zones_of(coll):
+    return [o for o in coll.objects if "wadkit_zone" in o]
