@@ -132,7 +132,8 @@ def main(rounds: int, wad_path: str, workdir: str) -> None:
     obj = write_obj(wadkit.eng.open(wad_path), workdir)
     out_wad = os.path.join(workdir, "out.wad")
     out_obj = os.path.join(workdir, "out.obj")
-    res = {k: [] for k in ("import", "import_zone", "import_coll", "obj_import", "export",
+    res = {k: [] for k in ("import", "import_zone", "export_zone", "import_coll", "obj_import",
+                           "export",
                            "obj_export", "empty_objects")}
     n_tiles = 0
     for _ in range(rounds):
@@ -142,6 +143,8 @@ def main(rounds: int, wad_path: str, workdir: str) -> None:
         res["import_zone"].append(timed(lambda: bpy.ops.import_scene.wadkit_eng(
             filepath=wad_path, merge="ZONE", import_collision=False,
             import_objects=False)))
+        res["export_zone"].append(timed(lambda: bpy.ops.export_scene.wadkit_eng(
+            filepath=out_wad)))
         empty()
         res["import_coll"].append(timed(lambda: bpy.ops.import_scene.wadkit_eng(
             filepath=wad_path, import_collision=True)))
