@@ -68,7 +68,7 @@ def zone_edits(ed, base, zone_obs, call, notes, resolve=None, claimed=None,
     for ob in zone_obs:
         if ob.as_pointer() in trusted:       # only which tiles it holds is read
             d = vert = None
-            ftile = _face_ints(ob.data, ATTR_TILE)
+            ftile = face_tiles(ob.data)     # present: the record checks
         else:
             d = MeshData(ob.data, colors=COLOR_ATTRS[:1],
                          ints=(ATTR_TEXTURE, ATTR_FLAGS, ATTR_TILE))
@@ -209,8 +209,11 @@ def _point_ints(me, name):
     return out
 
 
-def _face_ints(me, name):
-    a = me.attributes.get(name)
+def face_tiles(me) -> np.ndarray:
+    """The wadkit_tile of every face of a zone mesh (none: empty)."""
+    a = me.attributes.get(ATTR_TILE)
+    if a is None or a.domain != "FACE":
+        return np.zeros(0, np.int32)
     out = np.empty(len(me.polygons), np.int32)
     a.data.foreach_get("value", out)
     return out

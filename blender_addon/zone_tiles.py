@@ -25,25 +25,16 @@ from .build import Created, new_ids
 from .export_base import Base
 from .export_common import ExportError
 from .export_read import level_objects
-from .export_zones import zone_edits
+from .export_zones import face_tiles, zone_edits
 from .import_collision import PROP_MARKS
 from .import_eng import PROP_MERGE, PROP_SOURCE, LevelMaterials
 from .import_tiles import (PROP_COLOR_TILE, PROP_MODEL, TileLayout, mesh_names,
                            place_objects, tile_mesh_arrays)
-from .import_zones import ATTR_TILE, PROP_ZONE
+from .import_zones import PROP_ZONE
 
 
 class TilesError(ValueError):
     """The tiles cannot be made into tile objects (why in the text)."""
-
-
-def face_tiles(me) -> np.ndarray:
-    a = me.attributes.get(ATTR_TILE)
-    if a is None or a.domain != "FACE":
-        return np.zeros(0, np.int32)
-    out = np.empty(len(me.polygons), np.int32)
-    a.data.foreach_get("value", out)
-    return out
 
 
 class _Record:
