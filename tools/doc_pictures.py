@@ -171,10 +171,8 @@ ZONES = [step_zones, step_make_tiles]
 
 def run(tmp, after=None) -> tuple[dict, dict]:
     """Run every step on a level written to tmp; after(name, state): called
-    after each step (the renders). Returns (summaries by step name, state)."""
-    import blender_addon
-    if not hasattr(bpy.types, "IMPORT_SCENE_OT_wadkit_eng"):
-        blender_addon.register()
+    after each step (the renders). The add-on must be registered. Returns
+    (summaries by step name, state)."""
     state = {"tmp": tmp, "path": write_level(tmp)}
     out = {}
     for fn in WORKFLOW + ZONES:
@@ -183,6 +181,17 @@ def run(tmp, after=None) -> tuple[dict, dict]:
         if after is not None:
             after(name, state)
     return out, state
+
+
+def facts_quoted(state) -> dict:
+    """The counts of the run the page quotes besides the summaries."""
+    return {"import": f"imported {NAME}: {state['objects']} objects",
+            "reimport": f"imported edited: {state['out_objects']} objects",
+            "zones": f"{state['zones']} zone objects",
+            "make_tiles": f"{NAME}: {state['made']} tile object(s) made",
+            "cube_notes": str(len(state["notes"]["cube"])),
+            "notes_elsewhere": str(sum(len(v) for k, v in state["notes"].items()
+                                       if k != "cube"))}
 
 
 # -- rendering (not run by the test) --
@@ -256,7 +265,7 @@ def render(path):
     print(f"{path}: {os.path.getsize(path)} bytes, {time.perf_counter() - t0:.1f} s")
 
 
-VIEW = ((6.6, -6.9, 4.6), (3.0, -3.3, 0.0))        # ~45° down onto the 6x6 cells
+VIEW = ((7.0, -7.5, 5.5), (3.0, -3.2, 0.0))        # ~45° down onto the 6x6 cells
 
 
 def pictures(outdir):
@@ -264,17 +273,21 @@ def pictures(outdir):
         for o in [o for o in bpy.data.objects if o.name.startswith("doc ")]:
             bpy.data.objects.remove(o)
         _show_collision()
-        _look(*VIEW, lens=40)
+        _look(*VIEW, lens=36)
         render(os.path.join(outdir, f"workflow_{name}.png"))
     return after
 
 
 def main(outdir):
+    import blender_addon
+    blender_addon.register()
     os.makedirs(outdir, exist_ok=True)
     t0 = time.perf_counter()
     summaries, state = run(tempfile.mkdtemp(), pictures(outdir))
     for name, how in summaries.items():
         print(f"Export summary ({name}): `{how}`")
+    for name, fact in facts_quoted(state).items():
+        print(f"Run fact ({name}): `{fact}`")
     facts = {k: v for k, v in state.items() if k not in ("tmp", "path", "out")}
     print("facts:", facts)
     print(f"total {time.perf_counter() - t0:.1f} s")
