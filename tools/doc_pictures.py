@@ -125,6 +125,10 @@ def step_cube(scene, state) -> str:
         c.objects.unlink(cube)
     coll.objects.link(cube)
     cube.data.materials.append(mat)
+    # the level's materials multiply the colour attribute in: without one
+    # the cube renders black in Blender
+    cube.data.color_attributes.new("Col", "FLOAT_COLOR", "POINT").data.foreach_set(
+        "color", [0.8] * 4 * len(cube.data.vertices))
     state["material"] = mat.name
     return export(state, "cube")
 
