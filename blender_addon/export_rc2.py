@@ -88,21 +88,28 @@ class _Scan:
             every.foreach_get("instance_type", shows)
         # an empty that instances no collection shows nothing (shown_class)
         plain = ((types == _ENUM["type"]["EMPTY"])
-                 & (shows != _ENUM["instance_type"]["COLLECTION"])).tolist()
+                 & (shows != _ENUM["instance_type"]["COLLECTION"]))
+        in_cls = np.isin(uids, np.fromiter(in_classes, np.int32, len(in_classes)))
         cache: dict = {}
         terrains, collisions = [], []
         add = self.instances.append
-        for k, (ob, uid, bare) in enumerate(zip(every, uids.tolist(), plain)):
+        for k, (ob, bare, cls) in enumerate(zip(every, (plain & ~in_cls).tolist(),
+                                                in_cls.tolist())):
             g = ob.get
             kind = g(PROP_KIND)
-            if uid in in_classes:
+            if bare:     # the common object: what the branches below make of it
+                if kind in KINDS:
+                    add((ob, kind, g(PROP_INSTANCE), _NOTHING, g(PROP_CLASS), k))
+                else:
+                    notes.append(f"{ob.name}: not written ({self._why(ob, kind)})")
+                continue
+            if cls:
                 self._class_object(ob, kind, notes)
             elif kind == "terrain" and ob.type == "MESH":
                 terrains.append(ob)
             elif kind == "collision" and ob.type == "MESH":
                 collisions.append(ob)
-            elif (shown := _NOTHING if bare else shown_class(ob, cache))[0] is not None \
-                    or kind in KINDS:
+            elif (shown := shown_class(ob, cache))[0] is not None or kind in KINDS:
                 # an instance (export_rc2_instances.Instances.plan): the object,
                 # its wadkit_kind, wadkit_instance, what it shows, wadkit_class
                 # and its place in all_objects (placements())

@@ -508,6 +508,30 @@ def test_a_small_edit_of_a_big_level_reuses_the_old_streams():
     assert RR.gameplay(r["gameplay"])["ties"][1500]["matrix"][1][3] == 2.0
 
 
+
+def test_edits_of_one_level_write_what_a_fresh_level_writes():
+    """The map of the old streams is kept on the level after its first
+    edit: later edits of it (other patches, other ties) give the bytes the
+    same edit of a freshly read level gives, and read back as made."""
+    data, _ = F.generated(200, compress=wadlz.greedy_compress)
+    kept = wadkit.rc2.from_bytes(data)
+    t = kept.terrain(0)
+    for k, (patch, tie) in enumerate(((150, 1500), (3, 20), (150, 7))):
+        pos = t["positions"].copy()
+        pos[patch_verts(t, patch)[:3]] += np.float32([0, 0, 0.5 * (k + 1)])
+        out = []
+        for lvl in (kept, wadkit.rc2.from_bytes(data)):
+            ed = lvl.edit()
+            ed.set_terrain(positions=pos)
+            ed.move("tie", tie, (1.0, 2.0, float(k)))
+            out.append(ed.apply())
+        assert out[0].to_bytes() == out[1].to_bytes()
+        for name in ("core_data", "gameplay"):      # both spliced onto their map
+            assert not out[0].edit_report["streams"][name]["whole"], name
+        r = streams_ok(out[0].to_bytes())
+        np.testing.assert_array_equal(out[0].terrain(0)["positions"], pos)
+        assert RR.gameplay(r["gameplay"])["ties"][tie]["matrix"][2][3] == float(k)
+
 # ---- saving -------------------------------------------------------------------------------
 
 def test_save_refuses_the_source_and_writes_atomically(full, tmp_path):

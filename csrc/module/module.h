@@ -22,6 +22,10 @@ typedef struct {
 extern PyModuleDef wk_module_def;
 
 WkModState *wk_state_from_module (PyObject *module);
+
+/* The parsed level an Rc2Level holds (it stays alive with o), or NULL when
+ * o is no Rc2Level. */
+void *wk_rc2_level_held (WkModState *st, PyObject *o);
 WkModState *wk_state_from_type (PyTypeObject *type);
 
 /* THE one place a GError becomes a Python exception. Frees the error,

@@ -11,6 +11,13 @@ typedef struct {
   WkRc2Level *lvl;
 } Rc2LevelObject;
 
+void *
+wk_rc2_level_held (WkModState *st, PyObject *o)
+{
+  return PyObject_TypeCheck (o, (PyTypeObject *) st->Rc2LevelType)
+      ? ((Rc2LevelObject *) o)->lvl : NULL;
+}
+
 static PyObject *
 rc2_level_new (PyTypeObject *type, PyObject *args, PyObject *kwds)
 {

@@ -281,13 +281,21 @@ rc2_level_rewrite (PyObject *module, PyObject *args)
   GError *error = NULL;
   GBytes *out = NULL;
   WkRc2RewriteInfo info;
+  /* an Rc2Level's own parse: the maps of its streams made at the first
+   * rewrite are kept on it (rc2_save.c level_map) */
+  const WkRc2Level *held = wk_rc2_level_held (st, level);
   Py_BEGIN_ALLOW_THREADS
-  GBytes *in = g_bytes_new_static (lv.buf, (gsize) lv.len);
-  WkRc2Level *lvl = wk_rc2_level_parse (in, &error);
-  if (lvl)
-    out = wk_rc2_level_rewrite (lvl, &rw, &info, &error);
-  wk_rc2_level_free (lvl);
-  g_bytes_unref (in);
+  if (held)
+    out = wk_rc2_level_rewrite (held, &rw, &info, &error);
+  else
+    {
+      GBytes *in = g_bytes_new_static (lv.buf, (gsize) lv.len);
+      WkRc2Level *lvl = wk_rc2_level_parse (in, &error);
+      if (lvl)
+        out = wk_rc2_level_rewrite (lvl, &rw, &info, &error);
+      wk_rc2_level_free (lvl);
+      g_bytes_unref (in);
+    }
   Py_END_ALLOW_THREADS
   if (out == NULL)
     {

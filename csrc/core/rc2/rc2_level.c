@@ -1,4 +1,5 @@
 #include "rc2_level.h"
+#include "rc2_restream.h"
 
 #include "../common/wk_reader.h"
 #include "../lz/wk_lz.h"
@@ -65,6 +66,8 @@ wk_rc2_level_free (WkRc2Level *lvl)
 {
   if (lvl == NULL)
     return;
+  for (guint i = 0; i < G_N_ELEMENTS (lvl->restream_maps); i++)
+    wk_rc2_restream_map_free (lvl->restream_maps[i]);
   g_clear_pointer (&lvl->bytes, g_bytes_unref);
   g_free (lvl);
 }

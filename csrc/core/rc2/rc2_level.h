@@ -41,6 +41,9 @@ typedef struct {
   WkRc2Section sections[WK_RC2_SECTIONS];
   gint32 core[WK_RC2_CORE_HEADER / 4]; /* the core header's words as stored */
   gsize core_stream_size;  /* core_data's WAD-LZ size field */
+  /* rc2_save.c's maps of core_data, gameplay, gameplay_pal (WkRestreamMap,
+   * made at the first rewrite; the bytes never change) */
+  gpointer restream_maps[3];
 } WkRc2Level;
 
 /* TRUE when head (the file's first n bytes) looks like an RC2 level: it

@@ -161,6 +161,27 @@ put_block (guint8 *core, gsize core_size, const WkRc2Level *lvl, const char *nam
   return TRUE;
 }
 
+/* The map of the level's stream in slot (0 core_data, 1 gameplay, 2
+ * gameplay_pal), made once: a level's bytes never change, and the
+ * rewrite decodes what it writes back anyway (verify). */
+static const WkRestreamMap *
+level_map (const WkRc2Level *lvl, guint slot, gsize off, gsize size, gint64 expected,
+           GError **error)
+{
+  gpointer *at = &((WkRc2Level *) lvl)->restream_maps[slot]; /* the cache only */
+  WkRestreamMap *m = g_atomic_pointer_get (at);
+  if (m)
+    return m;
+  m = wk_rc2_restream_map (wk_rc2_data (lvl) + off, size, (gint64) off, expected,
+                           MAX_PLAIN, error);
+  if (m && !g_atomic_pointer_compare_and_exchange (at, NULL, m))
+    { /* another thread made it first */
+      wk_rc2_restream_map_free (m);
+      m = g_atomic_pointer_get (at);
+    }
+  return m;
+}
+
 /* The new core_data stream, core_index and plain core_data, or FALSE. */
 static gboolean
 new_core (const WkRc2Level *lvl, const WkRc2Rewrite *rw, gboolean splice,
@@ -170,9 +191,8 @@ new_core (const WkRc2Level *lvl, const WkRc2Rewrite *rw, gboolean splice,
   const guint8 *file = wk_rc2_data (lvl);
   const WkRc2Section *cd = wk_rc2_section (lvl, "core_data");
   const WkRc2Section *ci = wk_rc2_section (lvl, "core_index");
-  g_autoptr (WkRestreamMap) map = wk_rc2_restream_map (
-      file + cd->offset, cd->size, (gint64) cd->offset,
-      WK_RC2_CORE (lvl, WK_RC2_DECOMPRESSED_SIZE), MAX_PLAIN, error);
+  const WkRestreamMap *map = level_map (lvl, 0, cd->offset, cd->size,
+                                        WK_RC2_CORE (lvl, WK_RC2_DECOMPRESSED_SIZE), error);
   if (map == NULL)
     return FALSE;
   gsize n;
@@ -200,9 +220,8 @@ new_gameplay (const WkRc2Level *lvl, const char *name, const guint8 *plain, gsiz
   gint64 expected;
   if (!wk_rc2_stream (lvl, name, &off, &size, &expected, error))
     return NULL;
-  const guint8 *file = wk_rc2_data (lvl);
-  g_autoptr (WkRestreamMap) map = wk_rc2_restream_map (file + off, size, (gint64) off,
-                                                       -1, MAX_PLAIN, error);
+  const WkRestreamMap *map = level_map (lvl, strcmp (name, "gameplay") ? 2 : 1, off, size,
+                                        -1, error);
   if (map == NULL)
     return NULL;
   return wk_rc2_restream (map, plain, n, splice, info, error);

@@ -396,9 +396,23 @@ parse_patch (const guint8 *block, gsize size, gint64 base, guint32 table,
   return TRUE;
 }
 
-WkTfrags *
-wk_tfrags_parse (const guint8 *block, gsize size, gint64 base, guint lod,
-                 gint texture_count, GError **error)
+/* A patch whose header and data (the lists and colours, all parse_patch
+ * reads) hold the bytes they hold in `old`, a block of the same size that
+ * parsed: it parses as it did there. */
+static gboolean
+same_patch (const guint8 *block, const guint8 *old, guint32 table, guint index)
+{
+  const guint8 *h = block + table + (gsize) index * WK_TFRAG_HEADER;
+  if (memcmp (h, old + (h - block), WK_TFRAG_HEADER) != 0)
+    return FALSE;
+  gsize data = table + (gsize) wk_les32 (h + 0x10);
+  gsize end = data + wk_le16 (h + 0x1e) + 16 * (gsize) h[0x29];
+  return memcmp (block + data, old + data, end - data) == 0;
+}
+
+static WkTfrags *
+parse (const guint8 *block, gsize size, const guint8 *old, gint64 base, guint lod,
+       gint texture_count, GError **error)
 {
   if (lod > 2)
     {
@@ -420,19 +434,37 @@ wk_tfrags_parse (const guint8 *block, gsize size, gint64 base, guint lod,
                     G_GSIZE_FORMAT "-byte block", table, count, size);
       return NULL;
     }
+  if (old && memcmp (block, old, 12) != 0)
+    old = NULL;                 /* another table: every patch is parsed */
   g_autoptr (WkTfrags) t = g_new0 (WkTfrags, 1);
   t->lod = lod;
   t->lod_distance = wk_lef32 (block + 8);
   t->patches = g_array_sized_new (FALSE, FALSE, sizeof (WkTfragPatch), (guint) count);
   t->decoded = g_array_sized_new (FALSE, FALSE, sizeof (Decoded), (guint) count);
   for (gint32 i = 0; i < count; i++)
-    if (!parse_patch (block, size, base, (guint32) table, (guint) i, lod,
-                      texture_count, t, error))
+    if (!(old && same_patch (block, old, (guint32) table, (guint) i))
+        && !parse_patch (block, size, base, (guint32) table, (guint) i, lod,
+                         texture_count, t, error))
       {
         wk_error_prefix (error, "tfrag patch %d", i);
         return NULL;
       }
   return g_steal_pointer (&t);
+}
+
+WkTfrags *
+wk_tfrags_parse (const guint8 *block, gsize size, gint64 base, guint lod,
+                 gint texture_count, GError **error)
+{
+  return parse (block, size, NULL, base, lod, texture_count, error);
+}
+
+gboolean
+wk_tfrags_recheck (const guint8 *block, gsize size, const guint8 *old, gint64 base,
+                   gint texture_count, GError **error)
+{
+  g_autoptr (WkTfrags) t = parse (block, size, old, base, 0, texture_count, error);
+  return t != NULL;
 }
 
 void

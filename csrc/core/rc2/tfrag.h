@@ -47,6 +47,11 @@ typedef struct {
  * block, which must stay alive and unchanged until wk_tfrags_fill. */
 WkTfrags *wk_tfrags_parse (const guint8 *block, gsize size, gint64 base,
                            guint lod, gint texture_count, GError **error);
+/* The LOD 0 check of wk_tfrags_parse for a block made from `old` (same
+ * size, parsed with this texture_count): a patch whose header and data
+ * bytes are old's is not parsed again. */
+gboolean wk_tfrags_recheck (const guint8 *block, gsize size, const guint8 *old,
+                            gint64 base, gint texture_count, GError **error);
 /* Phase 2: fill the caller's arrays. Cannot fail: phase 1 checked all. */
 void wk_tfrags_fill (const WkTfrags *t, const WkTfragOut *out);
 void wk_tfrags_free (WkTfrags *t);

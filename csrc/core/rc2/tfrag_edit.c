@@ -679,8 +679,8 @@ wk_tfrags_edit (const guint8 *block, gsize size, gint64 base,
     return NULL;
   gsize rs;
   const guint8 *rp = g_bytes_get_data (result, &rs);
-  g_autoptr (WkTfrags) check = wk_tfrags_parse (rp, rs, base, 0, e->texture_count, error);
-  if (check == NULL)
+  /* the patches the edit wrote parse again; the rest kept their bytes */
+  if (!wk_tfrags_recheck (rp, rs, block, base, e->texture_count, error))
     {
       wk_error_prefix (error, "edited tfrags do not read back");
       return NULL;
