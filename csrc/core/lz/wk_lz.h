@@ -102,8 +102,9 @@ GBytes *wk_lz_compress_full (const guint8 *src, gsize size, WkLzMode mode,
  * follow any packet (literals after a run or a small literal start on a
  * dummy) and keeps the game's rules from o's length on. The size field
  * is left to the caller. Fewer than WK_LZ_ONTO_LITERALS bytes are written
- * as literals (a parse sets up ~0.5 MB of tables: 1.8 M instructions,
- * the price of parsing ~35 KB; docs/performance-rc2-export.md). */
+ * as literals (a parse sets up ~1.3 MB of tables; at 0.5 MB they cost
+ * 1.8 M instructions, the price of parsing ~35 KB:
+ * docs/performance-rc2-export.md, not measured again at 1.3 MB). */
 #define WK_LZ_ONTO_LITERALS 512u
 GByteArray *wk_lz_compress_onto (GByteArray *o, const guint8 *src, gsize start,
                                  gsize end, WkLzMode mode);

@@ -32,7 +32,7 @@
 #include <string.h>
 
 #ifndef H4_BITS
-#define H4_BITS 16
+#define H4_BITS 18
 #endif
 #ifndef H3_BITS
 #define H3_BITS 12
