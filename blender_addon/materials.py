@@ -103,7 +103,8 @@ def _principled(nodes):
 
 
 def make_material(name: str, key: TexKey, image, vertex_colors: bool):
-    """Principled BSDF: base = texel (or flat colour) x vertex colour;
+    """Principled BSDF: base = texel (or flat colour) x vertex colour (white
+    where the mesh has no colour attribute);
     alpha = texel alpha (x 0.5 for a semi-transparent blend mode).
     Materials of one shape (image or flat, blend, vertex colours) are
     copies of the first one made in this session (a copy in C costs a
@@ -158,10 +159,22 @@ def _build_material(name: str, key: TexKey, image, vertex_colors: bool):
         r, g, b = (c / 255.0 for c in key.flat)
         mix_a.default_value = (r, g, b, 1.0)
     if vertex_colors:
+        # A mesh without the colour attribute (one the user made and gave a
+        # level material) reads colour 0 and alpha 0 from it: white by the
+        # alpha keeps such a mesh showing its texture instead of black. The
+        # import's colours always have alpha 1 (docs/formats/eng.md).
         vc = nodes.new("ShaderNodeVertexColor")
         vc.layer_name = COLOR_ATTR
-        vc.location = (-600, 0)
-        links.new(vc.outputs["Color"], mix_b)
+        vc.location = (-800, 0)
+        white = nodes.new("ShaderNodeMix")
+        white.name = "wadkit colour or white"
+        white.data_type = "RGBA"
+        white.blend_type = "MIX"
+        white.location = (-550, 0)
+        _color_socket(white.inputs, "A").default_value = (1.0, 1.0, 1.0, 1.0)
+        links.new(vc.outputs["Alpha"], white.inputs[0])
+        links.new(vc.outputs["Color"], _color_socket(white.inputs, "B"))
+        links.new(_color_socket(white.outputs, "Result"), mix_b)
     else:
         mix_b.default_value = (1.0, 1.0, 1.0, 1.0)
     transparent = key.blend != 0

@@ -103,7 +103,13 @@ def test_materials_and_images(scene):
     mix = bsdf.inputs["Base Color"].links[0].from_node
     assert mix.blend_type == "MULTIPLY"
     kinds = {link.from_node.bl_idname for inp in mix.inputs if inp.is_linked for link in inp.links}
-    assert kinds == {"ShaderNodeTexImage", "ShaderNodeVertexColor"}
+    assert kinds == {"ShaderNodeTexImage", "ShaderNodeMix"}
+    # the vertex colour, or white where the mesh has none (by its alpha)
+    white = opaque.node_tree.nodes["wadkit colour or white"]
+    assert {link.from_socket.name for inp in white.inputs if inp.is_linked
+            for link in inp.links} == {"Color", "Alpha"}
+    assert {link.from_node.bl_idname for inp in white.inputs if inp.is_linked
+            for link in inp.links} == {"ShaderNodeVertexColor"}
     assert bsdf.inputs["Alpha"].links[0].from_socket.name == "Alpha"
     # material slots of tile 0: page 0 then page 1
     t0 = bpy.data.objects["lvl tile 0"]
@@ -111,6 +117,61 @@ def test_materials_and_images(scene):
     idx = np.empty(2, np.int32)
     t0.data.polygons.foreach_get("material_index", idx)
     assert idx.tolist() == [0, 1]
+
+
+def _render_pixels(path, width, height):
+    """Cycles render of the scene, as (height, width, 4) floats."""
+    sc = bpy.context.scene
+    sc.render.engine = "CYCLES"
+    sc.cycles.device = "CPU"
+    sc.cycles.samples = 4
+    sc.cycles.use_denoising = False
+    sc.render.resolution_x, sc.render.resolution_y = width, height
+    sc.render.resolution_percentage = 100
+    sc.render.image_settings.file_format = "PNG"
+    sc.render.filepath = str(path)
+    bpy.ops.render.render(write_still=True)
+    img = bpy.data.images.load(str(path))
+    px = np.empty(width * height * 4, np.float32)
+    img.pixels.foreach_get(px)
+    return px.reshape(height, width, 4)
+
+
+@pytest.mark.every_blender
+def test_a_mesh_without_colours_shows_its_material_not_black(scene, tmp_path):
+    """A mesh the user made and gave a level material, without the import's
+    colour attribute, renders like the same mesh with white colours (it
+    used to render black: the material multiplied by a missing attribute)."""
+    coll = import_eng(bpy.context, synthetic.level(), name="lvl")
+    coll.hide_render = True
+    mat = bpy.data.materials["lvl flat ff8000 b0"]
+    for x, colours in ((-1.05, True), (1.05, False)):
+        me = bpy.data.meshes.new(f"plane {colours}")
+        me.from_pydata([(x - 1, -1, 0), (x + 1, -1, 0), (x + 1, 1, 0), (x - 1, 1, 0)], [],
+                       [(0, 1, 2, 3)])
+        me.materials.append(mat)
+        if colours:
+            ca = me.color_attributes.new("Col", "FLOAT_COLOR", "CORNER")
+            ca.data.foreach_set("color", np.ones(16, np.float32))
+        ob = bpy.data.objects.new(me.name, me)
+        bpy.context.scene.collection.objects.link(ob)
+    cam = bpy.data.objects.new("cam", bpy.data.cameras.new("cam"))
+    cam.data.type = "ORTHO"
+    cam.data.ortho_scale = 4.2
+    cam.location = (0, 0, 5)
+    bpy.context.scene.collection.objects.link(cam)
+    bpy.context.scene.camera = cam
+    world = bpy.data.worlds.new("w")             # uniform white light, no lamp
+    if world.node_tree is None:                  # Blender 5.0 makes the tree itself
+        world.use_nodes = True
+    bg = next(n for n in world.node_tree.nodes if n.type == "BACKGROUND")
+    bg.inputs["Color"].default_value = (1.0, 1.0, 1.0, 1.0)
+    bg.inputs["Strength"].default_value = 1.0
+    bpy.context.scene.world = world
+    px = _render_pixels(tmp_path / "r.png", 16, 8)
+    with_col, without = px[2:6, 2:6, :3].mean((0, 1)), px[2:6, 10:14, :3].mean((0, 1))
+    assert with_col[0] > 0.3 and with_col[0] > 2 * with_col[2]       # orange
+    assert without == pytest.approx(with_col, abs=0.03)
 
 
 def test_objects_collection_with_bone_groups(scene):
