@@ -22,12 +22,13 @@ import wadkit
 
 from . import edit_track
 from .build import Created, layer_collection, new_ids
-from .export_eng import ExportError, _Scan, level_collection
+from .export_eng import _Scan, level_collection
 from .export_tiles import is_collision
 from .import_collision import (PROP_COLLISION, PROP_MARKS, child_name, collision_meshes,
                                setup_children)
 from .import_eng import PROP_MERGE, PROP_SOURCE
 from .import_tiles import PROP_TILE
+from .operators import LevelEdit, eng_level_in_scene
 
 
 class BuildError(ValueError):
@@ -124,33 +125,21 @@ def build_collision(context, root, tile_obs=None, notes: list | None = None,
     return children
 
 
-class WADKIT_OT_eng_build_collision(bpy.types.Operator):
+class WADKIT_OT_eng_build_collision(LevelEdit, bpy.types.Operator):
     """Make the collision objects of the selected tiles of the level (every tile when no tile is selected): a child per tile, shown in the level's Collision collection, editable and exported"""  # noqa: E501
     bl_idname = "wadkit.eng_build_collision"
     bl_label = "Build collision"
     bl_options = {"REGISTER", "UNDO"}
+    refusals = (BuildError,)
 
-    @classmethod
-    def poll(cls, context):
-        from .operators import poll_eng_level
-        return poll_eng_level(cls, context)
-
-    def execute(self, context):
-        try:
-            root = level_collection(context)
-            sel = [ob for ob in getattr(context, "selected_objects", ())
-                   if PROP_TILE in ob and not is_collision(ob)]
-            notes: list[str] = []
-            made = build_collision(context, root, sel or None, notes)
-        except (ExportError, BuildError, wadkit.WadError, OSError) as e:
-            self.report({"ERROR"}, str(e))
-            return {"CANCELLED"}
-        for note in notes:
-            self.report({"WARNING"}, note)
+    def act(self, context, notes) -> str:
+        root = level_collection(context)
+        sel = [ob for ob in getattr(context, "selected_objects", ())
+               if PROP_TILE in ob and not is_collision(ob)]
+        made = build_collision(context, root, sel or None, notes)
         which = f"{len(sel)} selected tile(s)" if sel else "every tile"
-        self.report({"INFO"}, f"{root.name}: {len(made)} collision object(s) made for "
-                              f"{which} (tiles whose model has no collision get none)")
-        return {"FINISHED"}
+        return (f"{root.name}: {len(made)} collision object(s) made for "
+                f"{which} (tiles whose model has no collision get none)")
 
 
 class WADKIT_PT_collision(bpy.types.Panel):
@@ -161,7 +150,6 @@ class WADKIT_PT_collision(bpy.types.Panel):
 
     @classmethod
     def poll(cls, context):
-        from .operators import eng_level_in_scene
         return eng_level_in_scene(context)
 
     def draw(self, context):
@@ -172,7 +160,6 @@ class WADKIT_PT_collision(bpy.types.Panel):
 def _menu_object(self, context):
     """Object menu entry, shown only while an imported ENG level is in the
     scene (like the export entries)."""
-    from .operators import eng_level_in_scene
     if eng_level_in_scene(context):
         self.layout.operator("wadkit.eng_make_tiles", text="Make ENG tile objects")
         self.layout.operator(WADKIT_OT_eng_build_collision.bl_idname,

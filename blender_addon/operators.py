@@ -41,6 +41,28 @@ def poll_eng_level(cls, context) -> bool:
     return False
 
 
+class LevelEdit:
+    """Mixin of the operators that change an imported ENG level in the
+    scene (Make tile objects, Build collision): poll by poll_eng_level;
+    execute runs `act(context, notes)`, which returns its INFO line, reports
+    each note as a WARNING, and turns the errors it may raise (the export's,
+    wadkit's, OSError and the class's `refusals`) into an ERROR report."""
+    refusals: tuple = ()
+    poll = classmethod(poll_eng_level)
+
+    def execute(self, context):
+        from .export_common import ExportError
+        notes: list[str] = []
+        try:
+            info = self.act(context, notes)
+        except (ExportError, wadkit.WadError, OSError, *self.refusals) as e:
+            return _fail(self, e)
+        for note in notes:
+            self.report({"WARNING"}, note)
+        self.report({"INFO"}, info)
+        return {"FINISHED"}
+
+
 class _Dropped:
     """Import options for several files at once (drag and drop, or a file
     browser selection) on top of ImportHelper's filepath; invoked with a

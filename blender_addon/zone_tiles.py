@@ -20,10 +20,9 @@ import numpy as np
 
 import wadkit
 
-from . import materials
+from . import edit_track, materials
 from .build import Created, new_ids
 from .export_base import Base
-from .export_common import ExportError
 from .export_read import level_objects
 from .export_zones import face_tiles, zone_edits
 from .import_collision import PROP_MARKS
@@ -31,6 +30,7 @@ from .import_eng import PROP_MERGE, PROP_SOURCE, LevelMaterials
 from .import_tiles import (PROP_COLOR_TILE, PROP_MODEL, TileLayout, mesh_names,
                            place_objects, tile_mesh_arrays)
 from .import_zones import PROP_ZONE
+from .operators import LevelEdit
 
 
 class TilesError(ValueError):
@@ -50,8 +50,9 @@ class _Record:
     place_tile = set_colors = delete_tile = set_geometry = _note
 
 
-def edited_tiles(root, lvl) -> set:
-    """The tiles the zone objects of root edit (as the export would)."""
+def edited_tiles(root, base) -> set:
+    """The tiles the zone objects of root edit (as the export would);
+    base: the level's export_base.Base."""
     rec = _Record()
 
     def call(fn, _obj_name, *args, **_kw):
@@ -59,7 +60,7 @@ def edited_tiles(root, lvl) -> set:
 
     zones = [ob for ob in level_objects(root) if PROP_ZONE in ob]
     try:
-        zone_edits(rec, Base(lvl, None), zones, call, [])
+        zone_edits(rec, base, zones, call, [])
     except ValueError as e:
         raise TilesError(str(e)) from e
     return rec.tiles
@@ -76,6 +77,10 @@ def make_tile_objects(context, root, tiles) -> list:
         raise TilesError(f"{root.name}: the level collection does not say which file "
                          "it came from")
     lvl = wadkit.eng.open(path)
+    # the import's parsed models and world mesh, while the file is the one
+    # it imported (export_base.Base)
+    session = edit_track.session_for(root, path)
+    base = Base(lvl, None if session is None else session.extra.setdefault("eng_base", {}))
     tiles = sorted(set(int(t) for t in tiles))
     zones = [ob for ob in level_objects(root) if PROP_ZONE in ob]
     held = {}
@@ -85,14 +90,13 @@ def make_tile_objects(context, root, tiles) -> list:
     missing = [t for t in tiles if t not in held]
     if missing:
         raise TilesError(f"{root.name}: tile(s) {_list(missing)} are in no zone object")
-    edited = sorted(edited_tiles(root, lvl) & set(tiles))
+    edited = sorted(edited_tiles(root, base) & set(tiles))
     if edited:
         raise TilesError(f"{root.name}: tile(s) {_list(edited)} were edited in their zone "
                          "object; export first (their edits would be lost)")
     if not tiles:
         return []
-    wm = lvl.world_mesh(space="file")
-    models = lvl.models
+    wm, models = base.wm, base.models
     vertex_colors = any(materials.COLOR_ATTR in ob.data.color_attributes for ob in zones)
     created = Created()
     try:
@@ -170,30 +174,22 @@ def chosen_tiles(context) -> list:
     return sorted(out)
 
 
-class WADKIT_OT_eng_make_tiles(bpy.types.Operator):
+class WADKIT_OT_eng_make_tiles(LevelEdit, bpy.types.Operator):
     """Make tile objects of the tiles of the selected faces (Edit Mode) or of the selected zone objects of a per-zone import, to move, copy, turn or give collision to each tile on its own; their faces leave the zone objects"""  # noqa: E501
     bl_idname = "wadkit.eng_make_tiles"
     bl_label = "Make tile objects"
     bl_options = {"REGISTER", "UNDO"}
+    refusals = (TilesError,)
 
-    @classmethod
-    def poll(cls, context):
-        from .operators import poll_eng_level
-        return poll_eng_level(cls, context)
-
-    def execute(self, context):
+    def act(self, context, notes) -> str:
         from .export_eng import level_collection
-        try:
-            root = level_collection(context)
-            tiles = chosen_tiles(context)
-            if not tiles:
-                raise TilesError("select zone objects, or faces of one in Edit Mode")
-            if context.mode != "OBJECT":
-                bpy.ops.object.mode_set(mode="OBJECT")
-            obs = make_tile_objects(context, root, tiles)
-        except (ExportError, TilesError, wadkit.WadError, OSError) as e:
-            self.report({"ERROR"}, str(e))
-            return {"CANCELLED"}
+        root = level_collection(context)
+        tiles = chosen_tiles(context)
+        if not tiles:
+            raise TilesError("select zone objects, or faces of one in Edit Mode")
+        if context.mode != "OBJECT":
+            bpy.ops.object.mode_set(mode="OBJECT")
+        obs = make_tile_objects(context, root, tiles)
         context.view_layer.update()      # without the zone objects removed
         for ob in context.selected_objects:
             ob.select_set(False)
@@ -201,8 +197,7 @@ class WADKIT_OT_eng_make_tiles(bpy.types.Operator):
             ob.select_set(True)
         if obs:
             context.view_layer.objects.active = obs[0]
-        self.report({"INFO"}, f"{root.name}: {len(obs)} tile object(s) made")
-        return {"FINISHED"}
+        return f"{root.name}: {len(obs)} tile object(s) made"
 
 
 CLASSES = [WADKIT_OT_eng_make_tiles]

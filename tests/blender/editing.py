@@ -146,3 +146,21 @@ def assert_floor_on_face(lvl, ob, face: int, n: int = 8, tol: float = 1e-3,
 def chunk_payloads(path) -> dict:
     lvl = wadkit.eng.open(str(path))
     return {c.tag: bytes(lvl.chunk(c.tag)) for c in lvl.chunks}
+
+
+def face_tiles(ob) -> np.ndarray:
+    """The tile of each face of a per-zone import's mesh (`wadkit_tile`)."""
+    ft = np.empty(len(ob.data.polygons), np.int32)
+    ob.data.attributes["wadkit_tile"].data.foreach_get("value", ft)
+    return ft
+
+
+def zone_objects(coll):
+    """The zone objects of a per-zone level collection."""
+    return [o for o in coll.objects if "wadkit_zone" in o]
+
+
+def holder(coll, t):
+    """The zone object whose mesh holds tile t's faces."""
+    (ob,) = [o for o in zone_objects(coll) if (face_tiles(o) == t).any()]
+    return ob

@@ -14,7 +14,8 @@ import wadkit
 from blender_addon import convert
 from blender_addon.export_common import ExportError
 
-from editing import chunk_payloads, export, load, own_tile, terrain
+from editing import (chunk_payloads, export, face_tiles, holder, load, own_tile, terrain,
+                     zone_objects)
 
 pytestmark = pytest.mark.every_blender
 
@@ -26,18 +27,6 @@ def terr(tmp_path):
 
 def load_zones(path):
     return load(path, merge="ZONE", import_collision=False)
-
-
-def face_tiles(ob) -> np.ndarray:
-    ft = np.empty(len(ob.data.polygons), np.int32)
-    ob.data.attributes["wadkit_tile"].data.foreach_get("value", ft)
-    return ft
-
-
-def holder(coll, t):
-    """The zone object whose mesh holds tile t's faces."""
-    (ob,) = [o for o in coll.objects if "wadkit_zone" in o and (face_tiles(o) == t).any()]
-    return ob
 
 
 def tile_verts(ob, t) -> np.ndarray:
@@ -359,7 +348,7 @@ def test_a_zone_object_moved_moves_its_tiles(scene, terr, tmp_path):
     coll = load_zones(path)
     out = tmp_path / "same.wad"
     assert export(out)[0] == "unchanged" and out.read_bytes() == wad
-    ob = sorted(zones_of(coll), key=lambda o: o.name)[0]
+    ob = sorted(zone_objects(coll), key=lambda o: o.name)[0]
     ts = np.unique(face_tiles(ob))
     ob.location.z += 0.5
     out = tmp_path / "moved.wad"
@@ -371,7 +360,3 @@ def test_a_zone_object_moved_moves_its_tiles(scene, terr, tmp_path):
                                atol=1 / 4096)
     rest = np.setdiff1d(np.arange(len(src.tiles.model)), ts)
     np.testing.assert_array_equal(new.tiles.position[rest], src.tiles.position[rest])
-
-
-def zones_of(coll):
-    return [o for o in coll.objects if "wadkit_zone" in o]

@@ -16,7 +16,8 @@ import wadkit
 from blender_addon import convert
 from blender_addon.export_common import ExportError
 
-from editing import export, load, own_tile, shared_tiles, terrain
+from editing import (export, face_tiles, holder, load, own_tile, shared_tiles, terrain,
+                     zone_objects)
 
 pytestmark = pytest.mark.every_blender
 
@@ -24,21 +25,6 @@ pytestmark = pytest.mark.every_blender
 @pytest.fixture
 def terr(tmp_path):
     return terrain(tmp_path)
-
-
-def face_tiles(ob) -> np.ndarray:
-    ft = np.empty(len(ob.data.polygons), np.int32)
-    ob.data.attributes["wadkit_tile"].data.foreach_get("value", ft)
-    return ft
-
-
-def zones(coll):
-    return [o for o in coll.objects if "wadkit_zone" in o]
-
-
-def holder(coll, t):
-    (ob,) = [o for o in zones(coll) if (face_tiles(o) == t).any()]
-    return ob
 
 
 def select(*obs):
@@ -73,7 +59,7 @@ def test_make_tiles_of_a_zone_object_then_unchanged_export_is_byte_identical(
         scene, terr, tmp_path):
     path, wad = terr
     coll = load(path, merge="ZONE", import_collision=False)
-    zs = sorted(zones(coll), key=lambda o: o.name)
+    zs = sorted(zone_objects(coll), key=lambda o: o.name)
     ts = sorted(np.unique(face_tiles(zs[0])).tolist())
     name = zs[0].name
     select(zs[0])
