@@ -134,9 +134,33 @@ void wk_lz_chain_clear (WkLzChain *c);
  * at most. Appended to out; out->tail is set. */
 void wk_lz_parse_legacy (const guint8 *src, gsize start, gsize end,
                          gboolean lazy, WkLzTokens *out);
-/* quick: the "fast" level (greedy, few candidates), else "default". */
+/* Memory a parser may keep from one block to the next on one thread (the
+ * tables of a fresh allocation are fresh pages each block: the kernel's
+ * page faults and zeroing cost more than a memset of warm memory). */
+typedef struct {
+  gpointer mem;
+  gsize size;
+} WkLzScratch;
+
+/* size zeroed bytes of s (reused when large enough). */
+static inline gpointer
+wk_lz_scratch_zeroed (WkLzScratch *s, gsize size)
+{
+  if (s->size < size)
+    {
+      g_free (s->mem);
+      s->mem = g_malloc0 (size);
+      s->size = size;
+    }
+  else
+    __builtin_memset (s->mem, 0, size);
+  return s->mem;
+}
+
+/* quick: the "fast" level (greedy, few candidates), else "default".
+ * scratch: the thread's, kept across its blocks (freed by the caller). */
 void wk_lz_parse_fast (const guint8 *src, gsize start, gsize end, gboolean quick,
-                       WkLzTokens *out);
+                       WkLzScratch *scratch, WkLzTokens *out);
 void wk_lz_parse_opt (const guint8 *src, gsize start, gsize end,
                       WkLzTokens *out);
 

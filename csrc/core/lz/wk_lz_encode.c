@@ -22,7 +22,7 @@ typedef struct {
 } Job;
 
 static void
-parse_block (Job *job, guint b)
+parse_block (Job *job, guint b, WkLzScratch *scratch)
 {
   gsize start = job->start + (gsize) b * job->block, end = MIN (job->n, start + job->block);
   WkLzTokens *t = &job->tokens[b];
@@ -36,7 +36,7 @@ parse_block (Job *job, guint b)
       wk_lz_parse_opt (job->src, start, end, t);
       break;
     default:
-      wk_lz_parse_fast (job->src, start, end, job->mode == WK_LZ_FAST, t);
+      wk_lz_parse_fast (job->src, start, end, job->mode == WK_LZ_FAST, scratch, t);
       break;
     }
 }
@@ -45,13 +45,16 @@ static gpointer
 worker (gpointer data)
 {
   Job *job = data;
+  WkLzScratch scratch = { 0 };
   for (;;)
     {
       gint b = g_atomic_int_add (&job->next, 1);
       if (b < 0 || (guint) b >= job->nblocks)
-        return NULL;
-      parse_block (job, (guint) b);
+        break;
+      parse_block (job, (guint) b, &scratch);
     }
+  g_free (scratch.mem);
+  return NULL;
 }
 
 /* Appends the packets of src[start, n) to the stream o (taken). */

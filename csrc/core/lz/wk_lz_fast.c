@@ -227,12 +227,14 @@ back (const guint8 *src, gsize i, gsize lit, Match *m)
  * ldepth candidates (LDEPTH_LONG after a match of LLONG bytes or more). */
 G_ALWAYS_INLINE static inline void
 parse (const guint8 *src, gsize start, gsize n, guint depth, guint lazy, guint ldepth,
-       WkLzTokens *out)
+       WkLzScratch *scratch, WkLzTokens *out)
 {
   Finder f = { .src = src, .n = n };
-  f.h4 = g_new0 (guint32, 1u << H4_BITS);
-  f.prev = g_new0 (guint32, WK_LZ_WIN);
-  f.h3 = g_new0 (guint32, 1u << H3_BITS);
+  /* one zeroed allocation for the three tables, kept by the thread */
+  f.h4 = wk_lz_scratch_zeroed (scratch, sizeof (guint32)
+                               * ((1u << H4_BITS) + WK_LZ_WIN + (1u << H3_BITS)));
+  f.prev = f.h4 + (1u << H4_BITS);
+  f.h3 = f.prev + WK_LZ_WIN;
   gsize limit = n >= 8 ? n - 7 : 0; /* positions with 8 readable bytes */
   for (gsize j = start > WK_LZ_WIN ? start - WK_LZ_WIN : 0; j < start && j < limit; j++)
     insert (&f, j);
@@ -286,17 +288,14 @@ parse (const guint8 *src, gsize start, gsize n, guint depth, guint lazy, guint l
       lit = i;
     }
   out->tail = n - lit;
-  g_free (f.h4);
-  g_free (f.prev);
-  g_free (f.h3);
 }
 
 void
 wk_lz_parse_fast (const guint8 *src, gsize start, gsize n, gboolean quick,
-                  WkLzTokens *out)
+                  WkLzScratch *scratch, WkLzTokens *out)
 {
   if (quick)
-    parse (src, start, n, FAST_DEPTH, 0, 0, out);
+    parse (src, start, n, FAST_DEPTH, 0, 0, scratch, out);
   else
-    parse (src, start, n, DEPTH, LAZY, LDEPTH, out);
+    parse (src, start, n, DEPTH, LAZY, LDEPTH, scratch, out);
 }
