@@ -31,6 +31,7 @@ from .import_rc2 import PROP_CLASS, PROP_INSTANCE, PROP_KIND
 
 KINDS = ("tie", "shrub", "moby")
 MESHES = "meshes"
+NOTHING = (None, None, None)        # shown_class() of a plain empty: one object
 
 
 def shown_class(ob, cache: dict | None = None) -> tuple[str | None, int | None, str | None]:
@@ -42,7 +43,7 @@ def shown_class(ob, cache: dict | None = None) -> tuple[str | None, int | None, 
     if t == "EMPTY":
         src = ob.instance_collection
         if src is None or ob.instance_type != "COLLECTION":
-            return None, None, None
+            return NOTHING
     elif t == "MESH":
         src = ob.data
     else:
@@ -173,10 +174,16 @@ class Instances:
         num = np.array([i if type(i) is int else -1 for i in num], np.int64)
         # what each shows: its class (no_cid: none), whether it is a class of
         # the object's own kind or nothing
-        s_kind = np.array([-1 if x[0] is None else code[x[0]] for x in shown], np.int64)
-        no_cid = np.array([x[1] is None for x in shown], bool)
-        cid = np.array([-1 if x[1] is None else x[1] for x in shown], np.int64)
-        fits = np.array([x[2] is None for x in shown], bool) & ((s_kind < 0) | (s_kind == own))
+        # most show nothing (NOTHING): one pass finds the others
+        n = len(items)
+        s_kind, cid = np.full(n, -1, np.int64), np.full(n, -1, np.int64)
+        no_cid, fits = np.ones(n, bool), np.ones(n, bool)
+        for j in [j for j, x in enumerate(shown) if x is not NOTHING]:
+            k, c, what = shown[j]
+            s_kind[j] = -1 if k is None else code[k]
+            no_cid[j], cid[j] = c is None, -1 if c is None else c
+            fits[j] = what is None
+        fits &= (s_kind < 0) | (s_kind == own)
         no_prop = np.array([type(x) is not int for x in prop], bool)
         prop = np.array([x if type(x) is int else -1 for x in prop], np.int64)
         for c, kind in enumerate(KINDS):
