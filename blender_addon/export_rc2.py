@@ -29,7 +29,7 @@ from . import edit_track
 from . import export_common as common
 from .export_common import ExportError
 from .export_rc2_collision import collision as collision_edit
-from .export_rc2_instances import KINDS, MESHES, Instances, placements, shown_class
+from .export_rc2_instances import KINDS, MESHES, NOTHING, Instances, placements, shown_class
 from .export_rc2_terrain import terrain as terrain_edit
 from .import_rc2 import (ATTR_PATCH, PARTS, PROP_CLASS, PROP_DIGEST, PROP_INSTANCE, PROP_KIND,
                          PROP_LOD, PROP_PART, PROP_PARTS, PROP_SOURCE, PROP_WORLD,
@@ -63,7 +63,6 @@ def _edited(me) -> bool:
     return isinstance(d, str) and d != digest(me)
 
 
-_NOTHING = (None, None, None)        # shown_class() of an empty showing nothing
 # enum values of the Object properties read with foreach_get
 _ENUM = {p: {e.identifier: e.value for e in bpy.types.Object.bl_rna.properties[p].enum_items}
          for p in ("type", "instance_type")}
@@ -99,7 +98,7 @@ class _Scan:
             kind = g(PROP_KIND)
             if bare:     # the common object: what the branches below make of it
                 if kind in KINDS:
-                    add((ob, kind, g(PROP_INSTANCE), _NOTHING, g(PROP_CLASS), k))
+                    add((ob, kind, g(PROP_INSTANCE), NOTHING, g(PROP_CLASS), k))
                 else:
                     notes.append(f"{ob.name}: not written ({self._why(ob, kind)})")
                 continue

@@ -31,6 +31,8 @@ from .import_rc2 import PROP_CLASS, PROP_INSTANCE, PROP_KIND
 
 KINDS = ("tie", "shrub", "moby")
 MESHES = "meshes"
+NOTHING = (None, None, None)        # shown_class() of a plain empty: one object
+_NO_INT = np.iinfo(np.int64).min     # no int (an ID property's int is 32-bit)
 
 
 def shown_class(ob, cache: dict | None = None) -> tuple[str | None, int | None, str | None]:
@@ -42,7 +44,7 @@ def shown_class(ob, cache: dict | None = None) -> tuple[str | None, int | None, 
     if t == "EMPTY":
         src = ob.instance_collection
         if src is None or ob.instance_type != "COLLECTION":
-            return None, None, None
+            return NOTHING
     elif t == "MESH":
         src = ob.data
     else:
@@ -169,20 +171,27 @@ class Instances:
         _, own, num, shown, prop, _ = zip(*items)
         code = {k: c for c, k in enumerate(KINDS)}
         own = np.array([code.get(x, -1) if type(x) is str else -1 for x in own], np.int64)
-        is_int = np.array([type(i) is int for i in num], bool)       # not bool
+        # an int (not bool) >= 0; -1 stands for anything else
         num = np.array([i if type(i) is int else -1 for i in num], np.int64)
         # what each shows: its class (no_cid: none), whether it is a class of
-        # the object's own kind or nothing
-        s_kind = np.array([-1 if x[0] is None else code[x[0]] for x in shown], np.int64)
-        no_cid = np.array([x[1] is None for x in shown], bool)
-        cid = np.array([-1 if x[1] is None else x[1] for x in shown], np.int64)
-        fits = np.array([x[2] is None for x in shown], bool) & ((s_kind < 0) | (s_kind == own))
-        no_prop = np.array([type(x) is not int for x in prop], bool)
-        prop = np.array([x if type(x) is int else -1 for x in prop], np.int64)
+        # the object's own kind or nothing; most show nothing (NOTHING): one
+        # pass finds the others
+        n = len(items)
+        s_kind, cid = np.full(n, -1, np.int64), np.full(n, -1, np.int64)
+        no_cid, fits = np.ones(n, bool), np.ones(n, bool)
+        for j in [j for j, x in enumerate(shown) if x is not NOTHING]:
+            k, c, what = shown[j]
+            s_kind[j] = -1 if k is None else code[k]
+            no_cid[j], cid[j] = c is None, -1 if c is None else c
+            fits[j] = what is None
+        fits &= (s_kind < 0) | (s_kind == own)
+        # wadkit_class: an int (a custom property's int is 32-bit), else none
+        prop = np.array([x if type(x) is int else _NO_INT for x in prop], np.int64)
+        no_prop = prop == _NO_INT
         for c, kind in enumerate(KINDS):
             inst = getattr(self.lvl, kind + "s")
             n = len(inst)
-            j = np.flatnonzero((own == c) & is_int & (num >= 0) & (num < n))
+            j = np.flatnonzero((own == c) & (num >= 0) & (num < n))
             if not len(j):
                 continue
             i = num[j]
