@@ -161,7 +161,7 @@ def patched_level(context, coll, lvl, opts: Options | None = None) -> Patched:
                      call, scan.tile_numbers, delete_missing=not zone)
         except ValueError as e:           # from the arrays built for an edit
             raise ExportError(str(e)) from e
-        names_of_tile.update({t: o.name for t, o in plan.by_edit_tile.items()})
+        names_of_tile.update(plan.names)
         counts = dict(plan.count)
     if zone:
         from .export_zones import trusted_zones, zone_edits

@@ -68,6 +68,7 @@ class TilePlan:
         self.meshes = Meshes()
         self.textures = FaceTextures()
         self.by_edit_tile: dict[int, TileObject] = {}
+        self.names: dict[int, str] = {}  # tile of the edit -> its object's name (run fills it)
         self.count = {"moved": 0, "deleted": 0, "added": 0, "geometry": 0,
                       "colors": 0, "collision": 0}
 
@@ -109,15 +110,59 @@ class TilePlan:
                 ev.to_mesh_clear()
         return self.meshes.get(ob.data)
 
-    def _states(self, objs, children):
+    def _render(self, tile_obs):
+        """What render_changes finds for the meshes of tile_obs (once per
+        export): (meshes, the mesh index of each object, changed,
+        colours changed, has colours, model, rep), the last five (G,)."""
+        s = self.session
+        _, meshes, users, of_ob = _meshes_of(tile_obs)
+        rc = render_changes(self.base, meshes, self.textures,
+                            None if s is None else (s.tiles, users))
+        return (meshes, of_ob, *rc)
+
+    def _all_as_base(self, tile_obs, matrices, children, numbers, render,
+                     delete_missing: bool) -> bool:
+        """True when run() would make no edit and add no note for these
+        objects (checked for all at once, the rules of run() and
+        _states()): every tile claimed once (and, with delete_missing, all
+        claimed), no collision children, no modifiers, at its tile's place
+        and turn, its mesh found unchanged (render_changes) and of its
+        tile's model, its colours its tile's, and no lost collision child
+        to report. Anything else: False, and run() takes its usual way."""
+        base = self.base
+        n = len(tile_obs)
+        if children or not n:
+            return False
+        ts = np.asarray(numbers, np.int64)
+        if len(np.unique(ts)) != n or (delete_missing and n != base.n_tiles):
+            return False
+        meshes, of_ob, changed, col_changed, has_col, model, rep = render
+        g = np.asarray(of_ob, np.int64)
+        if changed[g].any() or col_changed[g].any() or (model[g] != base.tile_model[ts]).any():
+            return False
+        m = np.asarray(matrices, np.float64).reshape(-1, 4, 4)
+        _, rot, bake, _ = placements(m, base.rotation[ts])
+        if bake.any() or (rot != base.rotation[ts]).any() or (
+                np.abs(m[:, :3, 3] - base.location[ts]).max() > PLACE_EPS):
+            return False
+        if any(ob.modifiers for ob in tile_obs):
+            return False
+        if self.marked:
+            if any(ob.get(PROP_HAS_CHILD) for ob in tile_obs):
+                return False
+        elif any(base.has_collision(x) for x in set(base.tile_model[ts].tolist())):
+            return False
+        other = np.flatnonzero((rep[g] != ts) & has_col[g]).tolist()
+        return all(base.tile_bytes(int(ts[i])) == base.tile_bytes(int(rep[g[i]]))
+                   for i in other)
+
+    def _states(self, objs, children, render):
         """Per object: (render key, collision key, its collision children,
-        colours differ from its tile's)."""
+        colours differ from its tile's). render: _render() of the objects
+        the plan was given (an object's row indexes it)."""
         base, s = self.base, self.session
-        if s is not None and not edit_track.materials_as_imported(s):
-            s = None
-        _, meshes, users, of_ob = _meshes_of([o.ob for o in objs])
-        changed, col_changed, has_col, model, rep = render_changes(
-            base, meshes, self.textures, None if s is None else (s.tiles, users))
+        meshes, of_row, changed, col_changed, has_col, model, rep = render
+        of_ob = [of_row[o.row] for o in objs]
         cmesh_ix, cmeshes, cusers, _ = _meshes_of([c for ch in children.values() for c in ch])
         cchanged, cmodel = collision_changes(
             base, cmeshes, None if s is None else (s.collision, cusers))
@@ -161,6 +206,14 @@ class TilePlan:
         delete_missing: a tile no object claims is deleted (False: other
         objects hold the level's other tiles, export_zones.py)."""
         ed, base = self.ed, self.base
+        if self.session is not None and not edit_track.materials_as_imported(self.session):
+            self.session = None
+        if numbers is None:
+            numbers = [int(ob[PROP_TILE]) for ob in tile_obs]
+        render = self._render(tile_obs)
+        if self._all_as_base(tile_obs, matrices, children, numbers, render, delete_missing):
+            self.names = {t: ob.name for ob, t in zip(tile_obs, numbers)}
+            return
         originals, dups = self.claims(tile_obs, matrices, numbers)
         objs = list(originals.values()) + dups
         matrices = np.asarray(matrices, np.float64).reshape(-1, 4, 4)
@@ -171,7 +224,7 @@ class TilePlan:
             for k, o in enumerate(objs):
                 o.position, o.rotation = pos[k], int(rot[k])
                 o.bake = resid[k] if bake[k] else None
-        state = self._states(objs, children)
+        state = self._states(objs, children, render)
         if self.marked:
             def lost_child(ob, _model):
                 return bool(ob.get(PROP_HAS_CHILD))
@@ -197,6 +250,7 @@ class TilePlan:
                 self.count["deleted"] += 1
         without = []
         self.by_edit_tile.update(originals)
+        self.names = {t: o.name for t, o in self.by_edit_tile.items()}
         if originals:
             # moved or turned: for all originals at once
             ts = np.fromiter(originals, np.int64, len(originals))
