@@ -98,7 +98,7 @@ def modified(wad_path: str, workdir: str, rounds: int = 9) -> None:
     after a new move of the same vertex)."""
     from blender_addon.export_eng import export_eng
     empty()
-    bpy.ops.import_scene.wadkit_eng(filepath=wad_path)
+    bpy.ops.import_scene.wadkit_eng(filepath=wad_path, merge="TILE")
     tile = next(o for o in bpy.data.objects if o.type == "MESH" and len(o.data.vertices)
                 and "wadkit_tile" in o)
     out_wad = os.path.join(workdir, "modified.wad")
@@ -132,9 +132,9 @@ def main(rounds: int, wad_path: str, workdir: str) -> None:
     obj = write_obj(wadkit.eng.open(wad_path), workdir)
     out_wad = os.path.join(workdir, "out.wad")
     out_obj = os.path.join(workdir, "out.obj")
-    res = {k: [] for k in ("import", "import_zone", "export_zone", "import_coll", "obj_import",
-                           "export",
-                           "obj_export", "empty_objects")}
+    res = {k: [] for k in ("import", "import_tile", "import_zone", "export_zone",
+                           "import_coll", "obj_import", "export", "obj_export",
+                           "empty_objects")}
     n_tiles = 0
     for _ in range(rounds):
         empty()
@@ -150,6 +150,10 @@ def main(rounds: int, wad_path: str, workdir: str) -> None:
             filepath=wad_path, import_collision=True)))
         empty()
         res["import"].append(timed(lambda: bpy.ops.import_scene.wadkit_eng(filepath=wad_path)))
+        n_default = len(bpy.data.objects)
+        empty()
+        res["import_tile"].append(timed(lambda: bpy.ops.import_scene.wadkit_eng(
+            filepath=wad_path, merge="TILE")))
         n_obj = len(bpy.data.objects)
         n_mesh = len(bpy.data.meshes)
         n_tiles = sum(1 for o in bpy.data.objects if "wadkit_tile" in o)
@@ -159,6 +163,7 @@ def main(rounds: int, wad_path: str, workdir: str) -> None:
         res["empty_objects"].append(timed(lambda: empty_objects(n_tiles)))
     out = {k: statistics.median(v) for k, v in res.items()}
     out["objects"] = n_obj
+    out["objects_default"] = n_default
     out["meshes"] = n_mesh
     out["tiles"] = n_tiles
     out["blender"] = bpy.app.version_string
