@@ -131,26 +131,33 @@ def rows(rounds: int, quick: bool, workdir: str) -> list[Row]:
                  "(blender_addon/edit_track.py); the level written as it was"
             ).judge(),
     ]
-    name = "Blender export modified vs obj_export"
-    what = "export_scene.wadkit_eng after moving one vertex of one tile"
+    out.append(_modified(exe, wad_path, work, r, "TILE", "Blender export modified vs obj_export",
+                         "export_scene.wadkit_eng after moving one vertex of one tile "
+                         "(per-tile import)"))
+    out.append(_modified(exe, wad_path, work, r, "ZONE",
+                         "Blender export by zone modified vs obj_export",
+                         "export_scene.wadkit_eng after moving one vertex of a zone mesh "
+                         "(the default import)"))
+    return out
+
+
+def _modified(exe, wad_path, work, r, merge, name, what, target=1, kind="max") -> Row:
+    """The export after moving one vertex (bench/blender_child.py modified)."""
     try:
-        m = _run(exe, ["1", wad_path, work, "modified"], MODIFIED_LIMIT)
+        m = _run(exe, ["1", wad_path, work, "modified", merge], MODIFIED_LIMIT)
     except RuntimeError as e:
-        out.append(Row(name, what, "", target=1, kind="max", skipped=f"export failed: {e}"))
-        return out
+        return Row(name, what, "", target=target, kind=kind, skipped=f"export failed: {e}")
     except subprocess.TimeoutExpired:
         row = Row(name, what, "wm.obj_export of the same scene", float(MODIFIED_LIMIT),
-                  r["obj_export"], ratio=MODIFIED_LIMIT / r["obj_export"], target=1,
-                  kind="max", note=f"did not finish within {MODIFIED_LIMIT} s; "
+                  r["obj_export"], ratio=MODIFIED_LIMIT / r["obj_export"], target=target,
+                  kind=kind, note=f"did not finish within {MODIFIED_LIMIT} s; "
                   "the ratio is a lower bound")
         row.passed = False
-        out.append(row)
-        return out
+        return row
     note = (f"{m['how']}; file {m['growth']:+.3%}" if m["changed"]
             else "NOT patched (output equals input)")
-    out.append(Row(name, what, "wm.obj_export of the same scene, alternating in one process",
-                   m["export_modified"], m["obj_export"],
-                   ratio=m["export_modified"] / m["obj_export"], target=1, kind="max",
-                   note=note + f"; median of {m['rounds']}; each edit evaluated before "
-                   "the timed export, as the UI does after an edit").judge())
-    return out
+    return Row(name, what, "wm.obj_export of the same scene, alternating in one process",
+               m["export_modified"], m["obj_export"],
+               ratio=m["export_modified"] / m["obj_export"], target=target, kind=kind,
+               note=note + f"; median of {m['rounds']}; each edit evaluated before "
+               "the timed export, as the UI does after an edit").judge()
