@@ -3,34 +3,41 @@ Blender's window"): the editing workflow done in a real Blender window.
 
     tools/ui-screenshots.sh [docs/images]          (make ui-screenshots)
 
-which runs, under a virtual X server (xvfb-run) with Mesa's software OpenGL:
+which runs, under a virtual X server (xvfb-run, 1280x800) with Mesa's
+software OpenGL (llvmpipe):
 
     blender --factory-startup --enable-event-simulate --python tools/ui_screenshots.py -- OUT
 
 Not bpy as a module (the bpy wheels have no window): a Blender program,
-Debian bookworm's 3.4.1 here, with the add-on enabled the legacy way from a
-scripts folder the wrapper makes (BLENDER_USER_SCRIPTS) and wadkit imported
-from this tree (its cp311 extension, built by `make build`, for the system
-Python 3.11 Debian's Blender runs). Blender 3.4 has no ID.session_uid
-(the add-on's bl_info asks for 3.6); `_compat_3_4` lends one, in this script
-only, and says so.
+Debian bookworm's 3.4.1 here, the add-on enabled the legacy way from a
+scripts folder the wrapper makes (BLENDER_USER_SCRIPTS), wadkit imported
+from this tree (its cp311 extension from `make build`; Debian's Blender
+runs the system Python 3.11). Blender 3.4 has no ID.session_uid, which the
+add-on uses (its bl_info asks for 3.6): `_compat_3_4` lends one, in this
+script only, and says so.
 
-The steps run from bpy.app.timers so that the window draws between them;
-each shot is bpy.ops.screen.screenshot of a window, cropped and written as
-an 8-bit RGB PNG by `write_png` (zlib + struct). The level is the from-spec
-terrain level of tests/builders/eng_terrain.py (`terrain_level(grid=6)`),
-written to a temp dir; no game data. The run prints each shot's name, size
-and bytes and each operator report it shows."""
+The steps run from bpy.app.timers so that the window draws between them.
+What a user clicks is done so that it goes through Blender's event system
+as a click would: the file browsers' Import/Export buttons (file.execute),
+the sidebar's buttons as keys bound for the run to their operators
+(Window.event_simulate, hence --enable-event-simulate), the sidebar's tab
+by the mouse wheel over the tabs. A tile is raised by setting its location,
+as G Z 0.6 would. Each shot is bpy.ops.screen.screenshot of the window,
+written by tools/png_rgb.py; one over MAX_BYTES is written with 5 bits a
+channel, then cropped (`shot`). The level is the from-spec terrain level
+of tests/builders/eng_terrain.py (`terrain_level(grid=6)`) written to a
+temp dir; no game data. The run prints each shot's size and bytes, the
+operators' reports and the exported file's SHA-256 (the same steps in bpy
+4.5 give the same file: docs/blender-workflow.md)."""
 from __future__ import annotations
 
 import math
 import os
-import struct
+import shutil
 import sys
 import tempfile
 import time
 import traceback
-import zlib
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path[:0] = [ROOT, os.path.join(ROOT, "tests"), os.path.join(ROOT, "tools")]
@@ -39,54 +46,20 @@ import bpy  # noqa: E402
 import numpy as np  # noqa: E402
 from mathutils import Euler  # noqa: E402
 
+from png_rgb import write_png  # noqa: E402
+
 OUT = sys.argv[sys.argv.index("--") + 1] if "--" in sys.argv else os.path.join(ROOT, "docs", "images")
 TMP = tempfile.mkdtemp(prefix="wadkit-ui-")
 NAME = "terrain"
 TILE = 8            # a tile of the zone made tile objects: raised, collision, floor test
 MAX_BYTES = 150_000
+VIEW_BOX = (160, 0, 1280, 800)      # if a whole window is too large: less of the viewport's left
 T0 = time.perf_counter()
 STATE: dict = {}
 
 
 def log(*a):
     print(f"[ui {time.perf_counter() - T0:6.1f}s]", *a, flush=True)
-
-
-# -- PNG out (8-bit RGB, each row's filter the one of least absolute sum) --
-
-def _paeth(a, b, c):
-    p = a + b - c
-    pa, pb, pc = np.abs(p - a), np.abs(p - b), np.abs(p - c)
-    return np.where((pa <= pb) & (pa <= pc), a, np.where(pb <= pc, b, c))
-
-
-def write_png(path: str, rgb: np.ndarray) -> int:
-    """rgb: (h, w, 3) uint8, top row first. Returns the file's bytes."""
-    h, w, _ = rgb.shape
-    x = rgb.reshape(h, w * 3).astype(np.int16)
-    left = np.zeros_like(x)
-    left[:, 3:] = x[:, :-3]
-    up = np.zeros_like(x)
-    up[1:] = x[:-1]
-    upleft = np.zeros_like(x)
-    upleft[1:, 3:] = x[:-1, :-3]
-    cands = [x, x - left, x - up, x - ((left + up) >> 1), x - _paeth(left, up, upleft)]
-    cands = [(c & 0xFF).astype(np.uint8) for c in cands]
-    cost = np.stack([np.abs(c.astype(np.int8).astype(np.int16)).sum(axis=1) for c in cands])
-    best = cost.argmin(axis=0)
-    rows = np.empty((h, w * 3 + 1), np.uint8)
-    rows[:, 0] = best
-    rows[:, 1:] = np.choose(best[:, None], cands)
-    data = zlib.compress(rows.tobytes(), 9)
-
-    def chunk(kind, body):
-        return struct.pack(">I", len(body)) + kind + body + \
-            struct.pack(">I", zlib.crc32(kind + body) & 0xFFFFFFFF)
-    png = b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", w, h, 8, 2, 0, 0, 0)) + \
-        chunk(b"IDAT", data) + chunk(b"IEND", b"")
-    with open(path, "wb") as f:
-        f.write(png)
-    return len(png)
 
 
 # -- windows, areas, overrides --
@@ -110,31 +83,38 @@ def override(kind="VIEW_3D", win=None):
     return bpy.context.temp_override(window=win, screen=win.screen, area=a, region=region(a))
 
 
-def shot(name: str, win=None, box=None):
-    """Screenshot of win (the main window), cropped to box = (x0, y0, x1, y1)
-    in window pixels from the top left, written to OUT/ui_<name>.png."""
-    win = win or main_window()
+def _encode(out: str, rgb: np.ndarray) -> tuple[int, str]:
+    n = write_png(out, rgb)
+    if n <= MAX_BYTES:
+        return n, "lossless"
+    # the viewport's smooth shading is what costs: 5 bits a channel
+    # (rounded, at most 4/255 off) is what brings a whole window under
+    # MAX_BYTES
+    q = np.minimum((rgb.astype(np.int16) + 4) >> 3 << 3, 255).astype(np.uint8)
+    return write_png(out, q), "5 bits a channel"
+
+
+def shot(name: str, box=None, crop=False):
+    """Screenshot of the main window written to OUT/ui_<name>.png; cropped
+    to box = (x0, y0, x1, y1), window pixels from the top left, if crop or
+    if the whole window does not fit in MAX_BYTES."""
+    win = main_window()
     raw = os.path.join(TMP, f"raw_{name}.png")
-    a = win.screen.areas[0]
-    with bpy.context.temp_override(window=win, screen=win.screen, area=a):
+    with bpy.context.temp_override(window=win, screen=win.screen, area=win.screen.areas[0]):
         assert bpy.ops.screen.screenshot(filepath=raw) == {"FINISHED"}
     img = bpy.data.images.load(raw)
     w, h = img.size
     px = np.empty(w * h * 4, np.float32)
     img.pixels.foreach_get(px)
     bpy.data.images.remove(img)
-    rgb = (px.reshape(h, w, 4)[::-1, :, :3] * 255 + 0.5).astype(np.uint8)
-    if box is not None:
-        x0, y0, x1, y1 = box
-        rgb = rgb[max(y0, 0):min(y1, h), max(x0, 0):min(x1, w)]
+    rgb = np.ascontiguousarray((px.reshape(h, w, 4)[::-1, :, :3] * 255 + 0.5).astype(np.uint8))
     out = os.path.join(OUT, f"ui_{name}.png")
-    rgb = np.ascontiguousarray(rgb)
-    n, how = write_png(out, rgb), "lossless"
-    if n > MAX_BYTES:
-        # the viewport's smooth shading is what costs: 5 bits a channel
-        # (rounded; 4/255 at most off) is what keeps it under MAX_BYTES
-        n, how = write_png(out, np.minimum((rgb.astype(np.int16) + 4) >> 3 << 3, 255)
-                           .astype(np.uint8)), "5 bits a channel"
+    n, how = _encode(out, rgb) if not crop else (MAX_BYTES + 1, "")
+    if n > MAX_BYTES and box is not None:
+        x0, y0, x1, y1 = box
+        rgb = np.ascontiguousarray(rgb[y0:y1, x0:x1])
+        n, how = _encode(out, rgb)
+        how += f", cropped to x {x0}..{x1}, y {y0}..{y1}"
     log(f"shot {name}: {rgb.shape[1]}x{rgb.shape[0]} of {w}x{h}, {n} bytes, {how}")
     assert n <= MAX_BYTES, f"{out}: {n} bytes"
     STATE.setdefault("shots", []).append((name, n))
@@ -158,6 +138,7 @@ def s_setup():
     mod = addon_utils.enable("blender_addon", default_set=True, handle_error=None)
     assert mod is not None, "the add-on did not enable"
     log(f"Blender {bpy.app.version_string}, add-on enabled from {mod.__file__}")
+    _bind_keys()
     for ob in list(bpy.data.objects):
         bpy.data.objects.remove(ob)
     # the file browser in the main window, not a window of its own
@@ -205,6 +186,14 @@ def s_back():
     return 0.5
 
 
+def _reports_only():
+    """The Info strip at the bottom shows reports only, not the operators'
+    Python lines (which would be last)."""
+    for a in main_window().screen.areas:
+        if a.type == "INFO" and a.height < 200:
+            a.spaces[0].show_report_operator = False
+
+
 def s_view():
     with override():
         sp = bpy.context.space_data
@@ -214,6 +203,11 @@ def s_view():
         r3d.view_perspective = "PERSP"
         r3d.view_rotation = Euler((math.radians(52), 0, math.radians(28))).to_quaternion()
         bpy.ops.view3d.view_all()
+        r3d.view_distance *= 1.4     # a little farther: fewer viewport pixels, smaller PNGs
+    # the timeline strip becomes an Info editor: the reports, newest last
+    # (not the operators' Python lines, which would be last)
+    area("DOPESHEET_EDITOR").type = "INFO"
+    _reports_only()
     return 1.0
 
 
@@ -231,7 +225,7 @@ def s_tab():
 
 
 def s_zones_shot():
-    shot("imported")
+    shot("imported", box=VIEW_BOX)
     return 0.5
 
 
@@ -241,38 +235,67 @@ def _select(*obs):
     bpy.context.view_layer.objects.active = obs[0] if obs else None
 
 
+# The sidebar's buttons, pressed as keys bound for the run to the same
+# operators: Blender 3.4 cannot click a panel button from Python, and an
+# operator called from Python does not show its report in the status bar;
+# one run from an event (a button, a key) does, as for a user.
+KEYS = {"wadkit.eng_make_tiles": "F20", "wadkit.eng_build_collision": "F21",
+        "wadkit.floor_at_cursor": "F22"}
+
+
+def _bind_keys():
+    km = bpy.context.window_manager.keyconfigs.addon.keymaps.new("3D View", space_type="VIEW_3D")
+    for op, key in KEYS.items():
+        km.keymap_items.new(op, key, "PRESS")
+
+
+def press(op: str):
+    """The key bound to op, with the mouse over the 3D viewport."""
+    win = main_window()
+    r = region(area("VIEW_3D"))
+    x, y = r.x + r.width // 4, r.y + r.height // 4
+    win.event_simulate("MOUSEMOVE", "NOTHING", x=x, y=y)
+    win.event_simulate(KEYS[op], "PRESS", x=x, y=y)
+    win.event_simulate(KEYS[op], "RELEASE", x=x, y=y)
+
+
 def s_make_tiles():
-    """Make tile objects of the zone object with the most faces (as the
-    sidebar's button does), then raise the first tile made (G Z 0.6)."""
+    """Make tile objects of the zone object with the most faces."""
     coll = bpy.data.collections[NAME]
     zone = max((o for o in coll.objects if "wadkit_zone" in o), key=lambda o: len(o.data.polygons))
     _select(zone)
-    with override():
-        assert bpy.ops.wadkit.eng_make_tiles("INVOKE_DEFAULT") == {"FINISHED"}
-        made = sorted(bpy.context.selected_objects, key=lambda o: o.name)
-        STATE["tile"] = f"{NAME} tile {TILE}"
-        _select(bpy.data.objects[STATE["tile"]])
-        assert bpy.ops.transform.translate(value=(0, 0, 0.6)) == {"FINISHED"}
-    log("made", [o.name for o in made], "raised", STATE["tile"])
+    press("wadkit.eng_make_tiles")
     return 1.0
 
 
+def s_raise():
+    """One of the tiles made raised 0.6 (G Z 0.6)."""
+    made = sorted(o.name for o in bpy.context.selected_objects)
+    STATE["tile"] = f"{NAME} tile {TILE}"
+    assert STATE["tile"] in made, made
+    ob = bpy.data.objects[STATE["tile"]]
+    _select(ob)
+    ob.location.z += 0.6
+    log("made", made, "raised", STATE["tile"])
+    return 0.5
+
+
 def s_make_tiles_shot():
-    shot("make_tiles")
+    shot("make_tiles", box=VIEW_BOX)
     return 0.5
 
 
 def s_collision():
-    ob = bpy.data.objects[STATE["tile"]]
-    _select(ob)
-    with override():
-        assert bpy.ops.wadkit.eng_build_collision("INVOKE_DEFAULT") == {"FINISHED"}
-    log("children", [c.name for c in ob.children])
+    _select(bpy.data.objects[STATE["tile"]])
+    press("wadkit.eng_build_collision")
     return 1.0
 
 
 def s_collision_shot():
-    shot("build_collision")
+    children = [c.name for c in bpy.data.objects[STATE["tile"]].children]
+    log("children", children)
+    assert f"{STATE['tile']} collision" in children
+    shot("build_collision", box=VIEW_BOX)
     return 0.5
 
 
@@ -283,14 +306,23 @@ def s_floor():
     corners = [ob.matrix_world @ Vector(c) for c in ob.bound_box]
     mid = sum(corners, Vector()) / 8
     bpy.context.scene.cursor.location = (mid.x, mid.y, max(c.z for c in corners) + 1.0)
-    with override():
-        assert bpy.ops.wadkit.floor_at_cursor("INVOKE_DEFAULT") == {"FINISHED"}
-    log("floor:", bpy.context.window_manager.wadkit_floor_result)
+    press("wadkit.floor_at_cursor")
     return 1.0
 
 
+def s_redraw_sidebar():
+    """The panel draws its new result label only when the sidebar redraws
+    (the add-on does not ask for it, and the mouse moved over it does not
+    here): as any later redraw would, tag it."""
+    region(area("VIEW_3D"), "UI").tag_redraw()
+    return 0.5
+
+
 def s_floor_shot():
-    shot("floor")
+    result = bpy.context.window_manager.wadkit_floor_result
+    log("floor:", result)
+    assert f"{STATE['tile']}," in result, result
+    shot("floor", box=VIEW_BOX)
     return 0.5
 
 
@@ -313,23 +345,29 @@ def s_info():
 
 
 def s_info_shot():
-    shot("export_report")
+    # the right part, sidebar and Info editor, above the Info strip: after
+    # the file browser the strip shows the export's Python line whatever its
+    # filter says (Blender 3.4.1 here; not found why)
+    shot("export_report", box=(520, 0, 1280, 722), crop=True)
     import hashlib
     with open(STATE["out"], "rb") as f:
         log("exported", STATE["out"], "sha256", hashlib.sha256(f.read()).hexdigest())
     return 0.5
 
 
-STEPS = [s_setup, s_import_dialog, s_refresh, s_import_shot, s_file_execute, s_back,
-         s_view, s_tab,
-         s_zones_shot, s_make_tiles, s_make_tiles_shot, s_collision, s_collision_shot, s_floor,
-         s_floor_shot, s_export_dialog, s_refresh, s_export_shot, s_file_execute, s_back, s_info,
-         s_info_shot]
+STEPS = [s_setup,
+         s_import_dialog, s_refresh, s_import_shot, s_file_execute, s_back,
+         s_view, s_tab, s_zones_shot,
+         s_make_tiles, s_raise, s_make_tiles_shot,
+         s_collision, s_collision_shot,
+         s_floor, s_redraw_sidebar, s_floor_shot,
+         s_export_dialog, s_refresh, s_export_shot, s_file_execute, s_back, s_info, s_info_shot]
 
 
 def _run():
     if not STEPS:
         log("done:", STATE.get("shots"))
+        shutil.rmtree(TMP, ignore_errors=True)
         os._exit(0)
     fn = STEPS.pop(0)
     log(fn.__name__)
