@@ -89,3 +89,19 @@ def test_filters_used():
 def test_bad_input(bad):
     with pytest.raises(ValueError):
         png_rgb.png_bytes(bad)
+
+
+def test_ui_screenshots_on_the_page():
+    """docs/images/ui_*.png (make ui-screenshots): each a PNG under 150 KB
+    of a window's size at most, and shown by docs/blender-workflow.md."""
+    root = Path(__file__).resolve().parents[1]
+    page = (root / "docs" / "blender-workflow.md").read_text(encoding="utf-8")
+    shots = sorted((root / "docs" / "images").glob("ui_*.png"))
+    assert len(shots) >= 5
+    for p in shots:
+        data = p.read_bytes()
+        assert len(data) < 150_000, p.name
+        assert data[:8] == b"\x89PNG\r\n\x1a\n" and data[12:16] == b"IHDR", p.name
+        w, h = struct.unpack(">II", data[16:24])
+        assert 0 < w <= 1280 and 0 < h <= 800, (p.name, w, h)
+        assert f"(images/{p.name})" in page, p.name
