@@ -31,6 +31,7 @@ from .import_collision import (PROP_COLLISION, PROP_MARKS, child_name, collision
 from .import_eng import PROP_MERGE, PROP_SOURCE
 from .import_tiles import PROP_TILE
 from .operators import LevelEdit, eng_level_in_scene
+from .zone_tiles import TilesError, chosen_tiles, make_tile_objects, zone_tiles
 
 
 class BuildError(ValueError):
@@ -132,7 +133,7 @@ class WADKIT_OT_eng_build_collision(LevelEdit, bpy.types.Operator):
     bl_idname = "wadkit.eng_build_collision"
     bl_label = "Build collision"
     bl_options = {"REGISTER", "UNDO"}
-    refusals = (BuildError,)
+    refusals = (BuildError, TilesError)
 
     def act(self, context, notes) -> str:
         root = level_collection(context)
@@ -142,7 +143,6 @@ class WADKIT_OT_eng_build_collision(LevelEdit, bpy.types.Operator):
         if root.get(PROP_MERGE) == "ZONE":
             # a per-zone import: the chosen zone tiles become tile objects
             # first (their collision objects are the tiles' children)
-            from .zone_tiles import chosen_tiles, make_tile_objects, zone_tiles
             tiles = chosen_tiles(context)
             everything = not tiles and not picked
             made_tiles = make_tile_objects(context, root,

@@ -184,7 +184,7 @@ def test_build_on_a_per_zone_import_makes_the_tile_objects_first(scene, terr, tm
     ob.data.update()
     t = int(face_tiles(ob)[[p.index for p in ob.data.polygons
                              if 0 in p.vertices][0]])
-    with pytest.raises(RuntimeError, match=f"tile\\(s\\) {t}\\b.*edited"):
+    with pytest.raises(RuntimeError, match=f"^Error: terr: tile\\(s\\) {t}\\b.*edited"):
         build()
     ob.data.vertices[0].co.z = z0
     ob.data.update()

@@ -115,3 +115,42 @@ def test_from_the_default_import_to_tile_objects_with_collision(scene, terr, tmp
     out = wadkit.eng.open(str(tmp_path / "up.wad"))
     assert out.tiles.position[t][1] == pytest.approx(lvl.tiles.position[t][1] + 0.5, abs=1e-3)
     assert np.array_equal(out.tiles.model, lvl.tiles.model)
+
+
+class _Layout:
+    def __init__(self):
+        self.props, self.labels, self.use_property_split = [], [], False
+
+    def prop(self, _data, name):
+        self.props.append(name)
+
+    def label(self, text="", icon="NONE"):
+        self.labels.append(text)
+
+
+class _Props:
+    def __init__(self, set_names):
+        self.set_names = set_names
+
+    def is_property_set(self, name):
+        return name in self.set_names
+
+
+@pytest.mark.parametrize("collision, merge_set, shown", [
+    (False, False, "ZONE"), (True, False, "TILE"), (True, True, "ZONE")])
+def test_the_import_dialog_says_when_collision_makes_tiles(collision, merge_set, shown):
+    """The options drawn, and the line saying that the collision objects
+    make the import per tile where Objects per (left at Zone) is overruled."""
+    from blender_addon.operators import IMPORT_SCENE_OT_wadkit_eng as Op
+
+    class Fake:
+        merge_mode = Op.merge_mode
+        layout = _Layout()
+        import_collision, show_collision, merge = collision, False, "ZONE"
+        properties = _Props({"merge"} if merge_set else set())
+
+    Op.draw(Fake(), bpy.context)
+    assert Fake.layout.props == ["import_collision", "show_collision", "import_objects",
+                                 "vertex_colors", "merge"]
+    assert Fake().merge_mode() == shown
+    assert bool(Fake.layout.labels) == (shown != "ZONE")
