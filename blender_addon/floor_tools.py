@@ -31,6 +31,11 @@ def clear_cache() -> None:
 
 def _show(context, text: str) -> None:
     context.window_manager.wadkit_floor_result = text
+    # the panel shows it at once, not on its next redraw
+    for window in getattr(context.window_manager, "windows", ()):
+        for area in window.screen.areas:
+            if area.type == "VIEW_3D":
+                area.tag_redraw()
 
 
 def _level(context):
@@ -191,7 +196,10 @@ class WADKIT_PT_floor(bpy.types.Panel):
         col = self.layout.column()
         col.operator(WADKIT_OT_floor_at_cursor.bl_idname)
         col.operator(WADKIT_OT_select_needles.bl_idname)
-        col.label(text=context.window_manager.wadkit_floor_result)
+        # one line per part ("height …", the tile, polygon, material): the
+        # sidebar is narrow and a label does not wrap
+        for part in context.window_manager.wadkit_floor_result.split(", "):
+            col.label(text=part)
 
 
 CLASSES = [WADKIT_OT_floor_at_cursor, WADKIT_OT_select_needles, WADKIT_PT_floor]

@@ -89,3 +89,38 @@ def test_floor_tools_on_a_per_zone_import_report_and_change_nothing(scene, small
     assert result.startswith("height 0.2500, ") and "tile 0, polygon 1, material 0x03" in result
     assert bpy.ops.wadkit.select_needles() == {"FINISHED"}
     assert sorted(o.name for o in bpy.data.objects) == before
+
+
+def test_the_panel_shows_the_result_one_part_a_line(scene, small):
+    """The sidebar is narrow and a label does not wrap: each part of the
+    result on a line of its own, under the two buttons."""
+    from blender_addon import floor_tools
+
+    class Col:
+        def __init__(self):
+            self.ops, self.labels = [], []
+
+        def operator(self, idname, **_kw):
+            self.ops.append(idname)
+
+        def label(self, text=""):
+            self.labels.append(text)
+
+    class Layout:
+        def __init__(self):
+            self.col = Col()
+
+        def column(self):
+            return self.col
+
+    bpy.ops.import_scene.wadkit_eng(filepath=small, merge="TILE")
+    scene.cursor.location = (0.25, -0.25, 1.0)
+    assert bpy.ops.wadkit.floor_at_cursor() == {"FINISHED"}
+
+    class Panel:
+        layout = Layout()
+
+    floor_tools.WADKIT_PT_floor.draw(Panel(), bpy.context)
+    assert Panel.layout.col.ops == ["wadkit.floor_at_cursor", "wadkit.select_needles"]
+    assert Panel.layout.col.labels == ["height 0.2500", "small tile 0", "polygon 1",
+                                       "material 0x03"]
