@@ -260,6 +260,12 @@ parse (const guint8 *src, gsize start, gsize n, guint depth, guint lazy, guint l
       miss = 0;
       while (m.len < lazy && i + 1 < limit)
         {
+          /* the chain head the search at i + 1 starts from (the 4 bytes
+           * ending just past its floor, when the cheap candidates do not
+           * raise it) */
+          gsize kk = MAX ((gsize) m.value + 2, (gsize) 3) - 3;
+          if (i + 1 + kk + 4 <= n)
+            __builtin_prefetch (&f.h4[hash4 (wk_lz_read32 (src + i + 1 + kk))]);
           Match nx = find (&f, i + 1, (guint) m.value + 2,
                            m.len < LLONG ? ldepth : LDEPTH_LONG);
           gsize sn = back (src, i + 1, lit, &nx);
@@ -274,6 +280,10 @@ parse (const guint8 *src, gsize start, gsize n, guint depth, guint lazy, guint l
       f.rep = m.dist;
       any = TRUE;
       gsize e = s + m.len, end = MIN (e, limit);
+      /* the head the search at e reads, fetched while the match's
+       * positions are indexed */
+      if (e < limit)
+        __builtin_prefetch (&f.h4[hash4 (read64 (src + e))]);
       if (m.len <= INS)
         for (gsize j = i + 1; j < end; j++)
           insert (&f, j);
