@@ -142,7 +142,9 @@ static inline void
 consider (const guint8 *a, gsize dist, gsize left, gsize bar, Match *best)
 {
   const guint8 *b = a - dist;
-  if ((wk_lz_read32 (a) ^ wk_lz_read32 (b)) << 8 || a[bar] != b[bar])
+  /* one branch for both compares (both loads are in bounds; a
+   * mispredicted branch costs more than the load) */
+  if (((wk_lz_read32 (a) ^ wk_lz_read32 (b)) << 8) | (guint32) (a[bar] ^ b[bar]))
     return;
   gsize l = measure (a, b, left, dist);
   gint v = (gint) l - (gint) wk_lz_match_cost (l, dist);
