@@ -17,8 +17,9 @@
 
 /* Packets (up to 8 bytes) are built in a guint64, first byte lowest, and
  * stored with one 8-byte write. Built byte by byte in memory and then
- * copied as 8 bytes, most of the layer's time went to that copy (a wide
- * load after narrow stores, docs/performance-lz.md round eight). */
+ * copied as 8 bytes (a wide load right after narrow stores), a third of
+ * the layer's samples fell on that copy (docs/performance-lz.md, round
+ * eight). */
 typedef struct {
   guint8 *buf;
   gsize len, cap;
