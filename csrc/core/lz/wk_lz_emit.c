@@ -15,14 +15,34 @@
 
 #include <string.h>
 
+/* Packets (up to 8 bytes) are built in a guint64, first byte lowest, and
+ * stored with one 8-byte write. Built byte by byte in memory and then
+ * copied as 8 bytes (a wide load right after narrow stores), a third of
+ * the layer's samples fell on that copy (docs/performance-lz.md, round
+ * eight). */
 typedef struct {
   guint8 *buf;
   gsize len, cap;
-  guint8 pend[8];       /* a match packet waiting for its small literal */
-  guint pend_n, pend_k; /* size, index of the byte holding the literal count */
+  guint64 pend;             /* a match packet waiting for its small literal */
+  guint pend_n, pend_shift; /* size, bit offset of the literal count's byte */
   gboolean has_pend;
   gboolean after_run;
 } Emit;
+
+/* a if m is all ones, b if it is 0: without a branch (gcc turns some
+ * ternaries on data-dependent tests into branches) */
+static inline guint64
+pick (guint64 m, guint64 a, guint64 b)
+{
+  return (a & m) | (b & ~m);
+}
+
+static inline void
+put8 (guint8 *o, guint64 v)
+{
+  v = GUINT64_TO_LE (v);
+  memcpy (o, &v, 8);
+}
 
 /* Longest a packet, its pad and filler can be (a pad's filler stops at the
  * block boundary, so < 0x120 bytes, plus a 275-byte run). */
@@ -44,15 +64,16 @@ block_pos (const Emit *e)
   return (e->len - WK_LZ_HEADER) % WK_LZ_BLOCK;
 }
 
-/* Place a whole packet (pkt: 8 readable bytes when n <= 8). The stream position inside a block is always at
- * most BLOCK - 3 (or 0), so a pad fits where a packet does not. */
-static inline void
-place (Emit *e, const guint8 *pkt, gsize n, const guint8 *lit, gsize k)
+/* Where a packet of size bytes goes: after a pad if it would cross a
+ * block boundary. The stream position inside a block is always at most
+ * BLOCK - 3 (or 0), so a pad fits where a packet does not. */
+static inline guint8 *
+room_for (Emit *e, gsize size)
 {
   reserve (e);
-  gsize at = block_pos (e), size = n + k;
+  gsize at = block_pos (e);
   guint8 *o = e->buf + e->len;
-  if (at + size > WK_LZ_BLOCK - 3 && at + size != WK_LZ_BLOCK)
+  if (G_UNLIKELY (at + size > WK_LZ_BLOCK - 3 && at + size != WK_LZ_BLOCK))
     {
       gsize fill = WK_LZ_BLOCK - at - 3;
       o[0] = 0x12;
@@ -60,49 +81,54 @@ place (Emit *e, const guint8 *pkt, gsize n, const guint8 *lit, gsize k)
       memset (o + 3, 0xee, fill);
       o += 3 + fill;
     }
-  if (n <= 8 && k <= 3)
-    { /* fixed-size copies (ROOM covers them): no library call */
-      memcpy (o, pkt, 8);
-      for (gsize j = 0; j < k; j++)
-        o[n + j] = lit[j];
-    }
-  else
-    {
-      memcpy (o, pkt, n);
-      memcpy (o + n, lit, k);
-    }
+  return o;
+}
+
+/* Place a whole packet: its n <= 8 bytes pkt (one 8-byte store: ROOM
+ * covers it, and what lies past the packet is overwritten by the next
+ * one), then k literals. */
+static inline void
+place (Emit *e, guint64 pkt, gsize n, const guint8 *lit, gsize k)
+{
+  guint8 *o = room_for (e, n + k);
+  put8 (o, pkt);
+  memcpy (o + n, lit, k);
   e->len = (gsize) (o + n + k - e->buf);
 }
 
+/* The pending match, carrying k <= 3 literals. */
 static inline void
 flush_pending (Emit *e, const guint8 *lit, gsize k)
 {
+  static const guint8 none[1];
   if (!e->has_pend)
     return;
-  e->pend[e->pend_k] |= (guint8) k;
-  place (e, e->pend, e->pend_n, lit, k);
+  gsize n = e->pend_n;
+  guint8 *o = room_for (e, n + k);
+  put8 (o, e->pend | (guint64) k << e->pend_shift);
+  /* the literals without a loop or a branch on k: lit[0], lit[k / 2],
+   * lit[k - 1] (bytes past k are overwritten later) */
+  const guint8 *l = (const guint8 *) (guintptr) pick (-(guint64) (k != 0), (guintptr) lit,
+                                                      (guintptr) none);
+  o[n] = l[0];
+  o[n + 1] = l[k >> 1];
+  o[n + 2] = l[k - (k != 0)];
+  e->len = (gsize) (o + n + k - e->buf);
   e->has_pend = FALSE;
   e->after_run = FALSE;
 }
 
-static void
-emit_literals (Emit *e, const guint8 *p, gsize n)
+/* Literals that do not ride on a pending match: runs and dummies. */
+static G_GNUC_NO_INLINE void
+emit_runs (Emit *e, const guint8 *p, gsize n)
 {
-  if (n == 0)
-    return;
-  if (e->has_pend && n <= 3)
-    {
-      flush_pending (e, p, n);
-      return;
-    }
   flush_pending (e, NULL, 0);
   while (n > 0)
     {
       if (e->after_run || n <= 3)
         {
           gsize k = n <= 3 ? n : 0;
-          guint8 dummy[8] = { 0x11, (guint8) k, 0x00 };
-          place (e, dummy, 3, p, k);
+          place (e, 0x11 | (guint64) k << 8, 3, p, k); /* 11 0k 00 */
           p += k;
           n -= k;
           e->after_run = FALSE;
@@ -119,19 +145,24 @@ emit_literals (Emit *e, const guint8 *p, gsize n)
           r = space - (space - 1 <= 18 ? 1 : 2);
           hdr = r <= 18 ? 1 : 2;
         }
-      guint8 head[8];
-      if (r <= 18)
-        head[0] = (guint8) (r - 3);
-      else
-        {
-          head[0] = 0;
-          head[1] = (guint8) (r - 18);
-        }
-      place (e, head, hdr, p, r);
+      /* r - 3, or 00 and r - 18 */
+      place (e, r <= 18 ? r - 3 : (guint64) (r - 18) << 8, hdr, p, r);
       p += r;
       n -= r;
       e->after_run = TRUE;
     }
+}
+
+/* Literals (none, too) before the next match or the end. Up to 3 ride
+ * on the pending match: its literal count 0 is the same packet as no
+ * literals. */
+static inline void
+emit_literals (Emit *e, const guint8 *p, gsize n)
+{
+  if (e->has_pend && n <= 3)
+    flush_pending (e, p, n);
+  else if (n)
+    emit_runs (e, p, n);
 }
 
 /* A match packet (len 0: a dummy), held back until its small literal is
@@ -140,50 +171,34 @@ static inline void
 emit_match (Emit *e, gsize len, gsize dist)
 {
   flush_pending (e, NULL, 0);
-  guint8 *q = e->pend;
+  if (G_UNLIKELY (len == 0)) /* dummy: 11 00 00 (the optimal parse's only) */
+    {
+      e->pend = 0x11;
+      e->pend_shift = 8;
+      e->pend_n = 3;
+      e->has_pend = TRUE;
+      return;
+    }
+  /* The kind depends on the data (branches on it are mispredicted):
+   * every kind's bytes are computed and one is picked. Medium, or far
+   * with the high distance bit clear: the kind's byte with a short length,
+   * or the kind's byte and a length byte; then the distance field (6 bits
+   * shifted by 2, the literal count below them; then 8 bits). */
   gsize d = dist - 1;
-  guint n = 0;
-  if (len == 0) /* dummy */
-    {
-      q[0] = 0x11;
-      q[1] = q[2] = 0;
-      e->pend_k = 1;
-      n = 3;
-    }
-  else if (len <= WK_LZ_LITTLE_LEN && dist <= WK_LZ_LITTLE_DIST) /* little */
-    {
-      q[n++] = (guint8) (((len - 1) << 5) | ((d & 7) << 2));
-      e->pend_k = 0;
-      q[n++] = (guint8) (d >> 3);
-    }
-  else if (dist <= WK_LZ_NEAR_MAX) /* medium */
-    {
-      if (len <= 33)
-        q[n++] = (guint8) (0x20 | (len - 2));
-      else
-        {
-          q[n++] = 0x20;
-          q[n++] = (guint8) (len - 33);
-        }
-      e->pend_k = n;
-      q[n++] = (guint8) ((d & 0x3f) << 2);
-      q[n++] = (guint8) (d >> 6);
-    }
-  else /* far, high distance bit clear */
-    {
-      gsize raw = dist - WK_LZ_FAR_BASE;
-      if (len <= 9)
-        q[n++] = (guint8) (0x10 | (len - 2));
-      else
-        {
-          q[n++] = 0x10;
-          q[n++] = (guint8) (len - 9);
-        }
-      e->pend_k = n;
-      q[n++] = (guint8) ((raw & 0x3f) << 2);
-      q[n++] = (guint8) (raw >> 6);
-    }
-  e->pend_n = n;
+  gboolean far = dist > WK_LZ_NEAR_MAX;
+  guint64 f = pick (-(guint64) far, dist - WK_LZ_FAR_BASE, d);
+  guint64 short_len = far ? 9 : 33, kind = far ? 0x10 : 0x20;
+  gboolean longer = len > short_len;
+  guint shift = longer ? 16 : 8;
+  guint64 head = longer ? kind | (len - short_len) << 8 : kind | (len - 2);
+  guint64 q = head | (((f & 0x3f) << 2) | (f >> 6 & 0xff) << 8) << shift;
+  /* little: length and the low distance bits, then the rest */
+  gboolean little = (len <= WK_LZ_LITTLE_LEN) & (dist <= WK_LZ_LITTLE_DIST);
+  guint64 ql = ((len - 1) << 5) | ((d & 7) << 2) | (d >> 3 & 0xff) << 8;
+  guint64 lm = -(guint64) little;
+  e->pend = pick (lm, ql, q);
+  e->pend_shift = (guint) pick (lm, 0, shift);
+  e->pend_n = (guint) pick (lm, 2, 3 + longer);
   e->has_pend = TRUE;
 }
 

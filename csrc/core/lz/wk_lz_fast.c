@@ -16,7 +16,9 @@
  * otherwise grow into a literal run (1-2 header bytes;
  * docs/formats/rc2-wadlz.md). A match found is extended backwards over
  * the literals waiting before it. One-step lazy evaluation, with a deeper
- * search after a long match (it saves the most there, per byte searched);
+ * search after a match of 12-19 bytes (it saves the most there, per byte
+ * searched) and a shallow one after a longer one (a clock-for-bytes trade,
+ * docs/performance-lz.md round eight);
  * after many positions without a match the search steps over more of them
  * (incompressible data); positions inside long matches are only partly
  * indexed. All hashes come from one 8-byte load.
@@ -48,6 +50,12 @@
 #endif
 #ifndef LDEPTH_LONG
 #define LDEPTH_LONG 24u
+#endif
+#ifndef LEND
+#define LEND 20u  /* ... and after a match this long: */
+#endif
+#ifndef LDEPTH_END
+#define LDEPTH_END 4u
 #endif
 #ifndef LAZY
 #define LAZY 32u  /* a match this long is taken without looking ahead */
@@ -142,7 +150,9 @@ static inline void
 consider (const guint8 *a, gsize dist, gsize left, gsize bar, Match *best)
 {
   const guint8 *b = a - dist;
-  if ((wk_lz_read32 (a) ^ wk_lz_read32 (b)) << 8 || a[bar] != b[bar])
+  /* one branch for both compares (both loads are in bounds; a
+   * mispredicted branch costs more than the load) */
+  if (((wk_lz_read32 (a) ^ wk_lz_read32 (b)) << 8) | (guint32) (a[bar] ^ b[bar]))
     return;
   gsize l = measure (a, b, left, dist);
   gint v = (gint) l - (gint) wk_lz_match_cost (l, dist);
@@ -224,7 +234,8 @@ back (const guint8 *src, gsize i, gsize lit, Match *m)
 
 /* The parse, specialised by its two callers: depth candidates per search;
  * lazy: matches shorter than this get a look one position on, with
- * ldepth candidates (LDEPTH_LONG after a match of LLONG bytes or more). */
+ * ldepth candidates (LDEPTH_LONG after a match of LLONG bytes or more,
+ * LDEPTH_END after one of LEND or more). */
 G_ALWAYS_INLINE static inline void
 parse (const guint8 *src, gsize start, gsize n, guint depth, guint lazy, guint ldepth,
        WkLzScratch *scratch, WkLzTokens *out)
@@ -260,8 +271,16 @@ parse (const guint8 *src, gsize start, gsize n, guint depth, guint lazy, guint l
       miss = 0;
       while (m.len < lazy && i + 1 < limit)
         {
+          /* the chain head the search at i + 1 starts from (the 4 bytes
+           * ending just past its floor, when the cheap candidates do not
+           * raise it) */
+          gsize kk = MAX ((gsize) m.value + 2, (gsize) 3) - 3;
+          if (i + 1 + kk + 4 <= n)
+            __builtin_prefetch (&f.h4[hash4 (wk_lz_read32 (src + i + 1 + kk))]);
           Match nx = find (&f, i + 1, (guint) m.value + 2,
-                           m.len < LLONG ? ldepth : LDEPTH_LONG);
+                           m.len < LLONG  ? ldepth
+                           : m.len < LEND ? LDEPTH_LONG
+                                          : LDEPTH_END);
           gsize sn = back (src, i + 1, lit, &nx);
           if (nx.value <= m.value)
             break;
@@ -274,6 +293,10 @@ parse (const guint8 *src, gsize start, gsize n, guint depth, guint lazy, guint l
       f.rep = m.dist;
       any = TRUE;
       gsize e = s + m.len, end = MIN (e, limit);
+      /* the head the search at e reads, fetched while the match's
+       * positions are indexed */
+      if (e < limit)
+        __builtin_prefetch (&f.h4[hash4 (read64 (src + e))]);
       if (m.len <= INS)
         for (gsize j = i + 1; j < end; j++)
           insert (&f, j);
