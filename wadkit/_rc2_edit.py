@@ -315,11 +315,11 @@ class LevelEdit:
         tfrags = None
         if self._terrain or self._meshes:
             t = self._terrain
-            block = lvl.tfrag_block()
-            tfrags, status = _core.rc2_tfrags_edit(
-                block, lvl.core_header["tfrags"], lvl._tfrag_texture_count(),
-                t.get("positions"), t.get("uv"), t.get("color"), t.get("texture"),
-                list(self._meshes.values()))
+            # the level's tfrags block, its parse kept on lvl._lvl for the
+            # next edits of the same level (C: wk_rc2_level_tfrags_edit)
+            tfrags, status = _core.rc2_level_tfrags_edit(
+                lvl._lvl, t.get("positions"), t.get("uv"), t.get("color"),
+                t.get("texture"), list(self._meshes.values()))
             report["patches"] = {name: np.flatnonzero(status == k).tolist()
                                  for k, name in enumerate(_STATUS) if k}
         collision = None
