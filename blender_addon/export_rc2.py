@@ -94,11 +94,14 @@ class _Scan:
         add = self.instances.append
         for k, (ob, bare, cls) in enumerate(zip(every, (plain & ~in_cls).tolist(),
                                                 in_cls.tolist())):
-            g = ob.get
-            kind = g(PROP_KIND)
+            try:     # an imported instance has all three: subscripts cost a third of get()
+                kind, num, klass = ob[PROP_KIND], ob[PROP_INSTANCE], ob[PROP_CLASS]
+            except KeyError:
+                g = ob.get
+                kind, num, klass = g(PROP_KIND), g(PROP_INSTANCE), g(PROP_CLASS)
             if bare:     # the common object: what the branches below make of it
                 if kind in KINDS:
-                    add((ob, kind, g(PROP_INSTANCE), NOTHING, g(PROP_CLASS), k))
+                    add((ob, kind, num, NOTHING, klass, k))
                 else:
                     notes.append(f"{ob.name}: not written ({self._why(ob, kind)})")
                 continue
@@ -112,7 +115,7 @@ class _Scan:
                 # an instance (export_rc2_instances.Instances.plan): the object,
                 # its wadkit_kind, wadkit_instance, what it shows, wadkit_class
                 # and its place in all_objects (placements())
-                add((ob, kind, g(PROP_INSTANCE), shown, g(PROP_CLASS), k))
+                add((ob, kind, num, shown, klass, k))
             else:
                 why = self._why(ob, kind)
                 if why is not None:
