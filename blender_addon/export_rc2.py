@@ -82,15 +82,18 @@ class _Scan:
         every = root.all_objects
         # len(all_objects) walks the collection on every call: counted once
         self.count = n = len(every)
-        uids, types, shows = (np.empty(n, np.int32) for _ in range(3))
+        types, shows = np.empty(n, np.int32), np.empty(n, np.int32)
         if n:
-            every.foreach_get("session_uid", uids)
             every.foreach_get("type", types)             # enum values (_ENUM)
             every.foreach_get("instance_type", shows)
         # an empty that instances no collection shows nothing (shown_class)
         plain = ((types == _ENUM["type"]["EMPTY"])
                  & (shows != _ENUM["instance_type"]["COLLECTION"]))
-        in_cls = np.isin(uids, np.fromiter(in_classes, np.int32, len(in_classes)))
+        in_cls = np.zeros(n, bool)
+        if n and in_classes:     # no class objects (none decoded): no uids read
+            uids = np.empty(n, np.int32)
+            every.foreach_get("session_uid", uids)
+            in_cls = np.isin(uids, np.fromiter(in_classes, np.int32, len(in_classes)))
         cache: dict = {}
         terrains, collisions = [], []
         add = self.instances.append
