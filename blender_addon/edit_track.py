@@ -285,6 +285,14 @@ def materials_as_imported(s: Imported) -> bool:
     return True
 
 
+def _runs(a: np.ndarray, first: np.ndarray, counts: np.ndarray) -> np.ndarray:
+    """a[ranges(first, counts)]: one run (the RC2 terrain, its collision)
+    as a slice, not gathered."""
+    if len(counts) == 1:
+        return a[int(first[0]):int(first[0]) + int(counts[0])]
+    return a[ranges(first, counts)]
+
+
 def unchanged(rec: MeshRecord | None, meshes, props: np.ndarray, users) -> np.ndarray:
     """(G,) bool: the meshes (of `meshes`) this session can vouch for, by
     the rule of this module's docstring (users[g]: the level's objects
@@ -327,7 +335,7 @@ def unchanged(rec: MeshRecord | None, meshes, props: np.ndarray, users) -> np.nd
             get_cv(me, cv[l0:l1])
         if f1 > f0:
             me.polygons.foreach_get("loop_start", lsb[f0:f1])
-    ok &= ~segment_any(cv != rec.corner_vert[ranges(rec.l_start[kk], nl)], ls_)
-    ok &= ~segment_any(lsb != rec.loop_start[ranges(rec.f_start[kk], nf)], fs_)
+    ok &= ~segment_any(cv != _runs(rec.corner_vert, rec.l_start[kk], nl), ls_)
+    ok &= ~segment_any(lsb != _runs(rec.loop_start, rec.f_start[kk], nf), fs_)
     out[idx] = ok
     return out

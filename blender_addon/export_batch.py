@@ -13,10 +13,12 @@ from .mesh_build import ranges, starts as _starts
 def segment_any(flags: np.ndarray, starts: np.ndarray) -> np.ndarray:
     """(G,) bool: any flag set in each run [starts[g], starts[g+1])."""
     g = len(starts) - 1
-    if not len(flags):
-        return np.zeros(g, bool)
-    seg = np.repeat(np.arange(g), np.diff(starts))
-    return np.bincount(seg, weights=flags, minlength=g) > 0
+    out = np.zeros(g, bool)
+    hit = np.flatnonzero(flags)        # few or none: an unchanged mesh has none
+    if len(hit):
+        # the run holding flag i: the last start <= i (empty runs skipped)
+        out[np.searchsorted(starts, hit, side="right") - 1] = True
+    return out
 
 
 class Batch:

@@ -20,6 +20,8 @@ and reports by name every object of the collection it does not write
 byte. docs/blender-rc2.md."""
 from __future__ import annotations
 
+import gc
+
 import bpy
 import numpy as np
 
@@ -80,25 +82,31 @@ class _Scan:
         every = root.all_objects
         # len(all_objects) walks the collection on every call: counted once
         self.count = n = len(every)
-        uids, types, shows = (np.empty(n, np.int32) for _ in range(3))
+        types, shows = np.empty(n, np.int32), np.empty(n, np.int32)
         if n:
-            every.foreach_get("session_uid", uids)
             every.foreach_get("type", types)             # enum values (_ENUM)
             every.foreach_get("instance_type", shows)
         # an empty that instances no collection shows nothing (shown_class)
         plain = ((types == _ENUM["type"]["EMPTY"])
                  & (shows != _ENUM["instance_type"]["COLLECTION"]))
-        in_cls = np.isin(uids, np.fromiter(in_classes, np.int32, len(in_classes)))
+        in_cls = np.zeros(n, bool)
+        if n and in_classes:     # no class objects (none decoded): no uids read
+            uids = np.empty(n, np.int32)
+            every.foreach_get("session_uid", uids)
+            in_cls = np.isin(uids, np.fromiter(in_classes, np.int32, len(in_classes)))
         cache: dict = {}
         terrains, collisions = [], []
         add = self.instances.append
         for k, (ob, bare, cls) in enumerate(zip(every, (plain & ~in_cls).tolist(),
                                                 in_cls.tolist())):
-            g = ob.get
-            kind = g(PROP_KIND)
+            try:     # an imported instance has all three: subscripts cost a third of get()
+                kind, num, klass = ob[PROP_KIND], ob[PROP_INSTANCE], ob[PROP_CLASS]
+            except KeyError:
+                g = ob.get
+                kind, num, klass = g(PROP_KIND), g(PROP_INSTANCE), g(PROP_CLASS)
             if bare:     # the common object: what the branches below make of it
                 if kind in KINDS:
-                    add((ob, kind, g(PROP_INSTANCE), NOTHING, g(PROP_CLASS), k))
+                    add((ob, kind, num, NOTHING, klass, k))
                 else:
                     notes.append(f"{ob.name}: not written ({self._why(ob, kind)})")
                 continue
@@ -112,7 +120,7 @@ class _Scan:
                 # an instance (export_rc2_instances.Instances.plan): the object,
                 # its wadkit_kind, wadkit_instance, what it shows, wadkit_class
                 # and its place in all_objects (placements())
-                add((ob, kind, g(PROP_INSTANCE), shown, g(PROP_CLASS), k))
+                add((ob, kind, num, shown, klass, k))
             else:
                 why = self._why(ob, kind)
                 if why is not None:
@@ -269,7 +277,22 @@ def _base_level(base: str, session) -> "wadkit.rc2.Level":
 
 def export_rc2(context, filepath: str, base_path: str | None = None):
     """Write the scene's RC2 level to filepath. Returns (how, notes):
-    notes name every object that is not written."""
+    notes name every object that is not written. Python's cyclic garbage
+    collector is paused meanwhile: the export makes some 10^4 short-lived
+    containers (a tuple per object), which die by reference counting, and
+    collections run for them midway (about 1 ms of a modified export, now
+    and then a full one of tens of ms: docs/performance-rc2-export.md,
+    round i17m) would find nothing to free."""
+    paused = gc.isenabled()
+    gc.disable()
+    try:
+        return _export(context, filepath, base_path)
+    finally:
+        if paused:
+            gc.enable()
+
+
+def _export(context, filepath: str, base_path: str | None):
     root = level_collection(context)
     base = base_path or root.get(PROP_SOURCE) or ""
     if not base:

@@ -89,17 +89,11 @@ def _near(now, ref) -> np.ndarray:
     return (np.abs(now - ref) <= 1e-5 + 1e-6 * np.abs(ref)).all(axis=(1, 2))
 
 
-def _still(inst, holders: dict) -> dict:
-    """{instance: [object still where the import put it, per object of its
-    group]}: the placement equals the stored matrix, or what Blender makes
-    of it (a sheared matrix comes back as location / rotation / scale)."""
+def _at_stored(now, ref) -> np.ndarray:
+    """(N,) bool: placements still where the stored matrices put them: equal
+    to one (float noise), or to what Blender makes of it (a sheared matrix
+    comes back as location / rotation / scale)."""
     from mathutils import Matrix
-    if not holders:
-        return {}
-    stored = np.asarray(inst.matrix, np.float64)
-    idx = np.array([i for i, g in holders.items() for _ in g], np.int64)
-    now = np.array([m for g in holders.values() for *_, m in g], np.float64)
-    ref = stored[idx]
     ok = _near(now, ref)
     # what Blender makes of ref keeps its translation (as float32): an
     # object moved off it is not there whatever the rest says
@@ -109,6 +103,18 @@ def _still(inst, holders: dict) -> dict:
         back = Matrix(ref[k].tolist())
         back = np.array(Matrix.LocRotScale(*back.decompose()))
         ok[k] = bool((np.abs(now[k] - back) <= 1e-5 + 1e-6 * np.abs(back)).all())
+    return ok
+
+
+def _still(inst, holders: dict) -> dict:
+    """{instance: [object still where the import put it, per object of its
+    group]} (_at_stored)."""
+    if not holders:
+        return {}
+    stored = np.asarray(inst.matrix, np.float64)
+    idx = np.array([i for i, g in holders.items() for _ in g], np.int64)
+    now = np.array([m for g in holders.values() for *_, m in g], np.float64)
+    ok = _at_stored(now, stored[idx])
     out, k = {}, 0
     for i, g in holders.items():
         out[i] = ok[k:k + len(g)].tolist()
@@ -130,6 +136,7 @@ class Instances:
         # the plain instances (_plain): their numbers; (numbers, item indices)
         self._held: dict[str, set] = {k: set() for k in KINDS}
         self._plain_of: dict[str, tuple] = {}
+        self._moved: dict[str, tuple] = {}
         self._items: list = []
 
     def plan(self, items, matrices) -> bool:
@@ -152,18 +159,22 @@ class Instances:
             if kind is None:
                 continue
             by_kind[kind].append((ob, own, i, cid, what, matrices[j]))
-        changed = False
+        changed = bool(self._moved)
+        for kind, (i, m) in self._moved.items():
+            self.ed.move_many(kind, i, m)
         for kind, obs in by_kind.items():
             changed |= self._kind(kind, obs)
         return changed
 
     def _plain(self, items, matrices) -> np.ndarray:
-        """The items that ask for no edit and no note, found for all at
-        once: the only object of its instance (wadkit_kind and
-        wadkit_instance), where the instance is, showing its instance's
-        class (or nothing: an empty) with that class or none in
-        wadkit_class, a class the level holds. (N,) bool; their instances
-        go into self._held, (instance, item) into self._plain_of."""
+        """The items that ask for no edit but a move and no note, found for
+        all at once: the only object of its instance (wadkit_kind and
+        wadkit_instance), showing its instance's class (or nothing: an
+        empty) with that class or none in wadkit_class, a class the level
+        holds. (N,) bool; their instances go into self._held, (instance,
+        item) into self._plain_of; those no longer where the instance is
+        (_at_stored) into self._moved: kind -> (instances, placements as
+        float32), what _kind would move them to one by one."""
         out = np.zeros(len(items), bool)
         self._items = items
         if not items:
@@ -199,7 +210,13 @@ class Instances:
             ok = fits[j] & (np.bincount(i, minlength=n)[i] == 1)
             ok &= (no_cid[j] | (cid[j] == old)) & (no_prop[j] | (prop[j] == old))
             ok &= np.isin(old, np.array(sorted(self._known(kind)), np.int64))
-            ok &= _near(matrices[j], np.asarray(inst.matrix, np.float64)[i])
+            jk, ik = j[ok], i[ok]
+            ref = np.asarray(inst.matrix, np.float64)[ik]
+            away = np.flatnonzero(~_near(matrices[jk], ref))
+            if len(away):
+                away = away[~_at_stored(matrices[jk[away]], ref[away])]
+            if len(away):
+                self._moved[kind] = (ik[away], matrices[jk[away]].astype(np.float32))
             out[j[ok]] = True
             self._plain_of[kind] = (i[ok], j[ok])
             self._held[kind] = set(i[ok].tolist())

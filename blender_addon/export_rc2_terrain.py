@@ -89,19 +89,23 @@ def _masks(t, keep, r, base=None) -> dict:
     baseline); the rows bit for bit as read then are not compared again
     (a row's answer depends on it and on the base level's row alone)."""
     out = {}
-    old_uv, old_col = t["uv"][keep], t["color"][keep]
+    # the base level's rows are taken only for the rows compared (keep[k]:
+    # with a baseline, the few that were not read as before)
     for key, new, old, eps in (
             ("pos", r["co"], lambda k: t["positions"][k], POS_EPS),
-            ("uv", r["uv"].reshape(-1, 3, 2), lambda k: old_uv[k], UV_EPS),
+            ("uv", r["uv"].reshape(-1, 3, 2), lambda k: t["uv"][keep[k]], UV_EPS),
             # colours compared in Blender's linear storage
             ("col", r["color_linear"].reshape(-1, 3, 4),
-             lambda k: srgb_to_linear(old_col[k]), COL_EPS)):
+             lambda k: srgb_to_linear(t["color"][keep[k]]), COL_EPS)):
         was = base.get(key + "_read") if base is not None else None
         if was is None or was.shape != new.shape:
             rows = slice(None)
             got = np.zeros(len(new), bool)
         else:
-            rows = np.flatnonzero((new != was).reshape(len(new), -1).any(axis=1))
+            # a whole-array compare first (the common case: a part not
+            # touched); the same != as the rows', so the same answer
+            rows = (np.zeros(0, np.intp) if np.array_equal(new, was) else
+                    np.flatnonzero((new != was).reshape(len(new), -1).any(axis=1)))
             got = base[key].copy()
         out[key] = got
         d = np.abs(new[rows] - old(rows))

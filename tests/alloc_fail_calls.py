@@ -267,6 +267,8 @@ CALLS = {
                                        ("fog_colour", (1.0, 2.0, 3.0))]),
     "rc2_tfrags_edit": lambda: _core.rc2_tfrags_edit(
         FULL_TFRAGS, 0, FULL._tfrag_texture_count(), FULL_POS, None, None, None, []),
+    "rc2_level_tfrags_edit": lambda: _core.rc2_level_tfrags_edit(
+        FULL._lvl, FULL_POS, None, None, None, []),
     "rc2_level_rewrite": lambda: _core.rc2_level_rewrite(
         FULL._lvl, None, FULL_COLL, FULL_GP, None),
     "rc2_level_save": lambda: _core.rc2_level_save(FULL._lvl, os.path.join(TMP, "L.WAD")),

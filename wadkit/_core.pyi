@@ -337,6 +337,16 @@ def rc2_tfrags_edit(region: Buffer, base: int, texture_count: int,
                     /) -> tuple[bytes, NDArray[np.uint8]]:
     """The tfrags region edited (in place or re-encoded per patch) and a
     status per patch (0 kept, 1 in place, 2 re-encoded, 3 moved)."""
+def rc2_level_tfrags_edit(level: Rc2Level, positions: NDArray[np.float32] | None,
+                          uv: NDArray[np.float32] | None,
+                          color: NDArray[np.float32] | None,
+                          texture: NDArray[np.int32] | None,
+                          meshes: Sequence[tuple[int, NDArray[np.float32],
+                                                 NDArray[np.uint32], NDArray[np.float32],
+                                                 NDArray[np.float32], NDArray[np.int32]]],
+                          /) -> tuple[bytes, NDArray[np.uint8]]:
+    """rc2_tfrags_edit of the level's tfrags block (its decoded core_data,
+    offset and tfrag texture count); the block's parse is kept on the level."""
 def rc2_gameplay_write(gameplay: Buffer, core_ids: dict[str, NDArray[np.int32]],
                        instances: dict[str, tuple[NDArray[np.int32], NDArray[np.int32],
                                                   NDArray[np.float32]]],

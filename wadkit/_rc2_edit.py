@@ -10,6 +10,7 @@ says what was done); save() / to_bytes() of that level give the file.
     ed.set_terrain(positions=pos)                 # LOD 0 layout of terrain(0)
     i = ed.add("tie", lvl.ties.class_id[0], m, like=0)   # a copy of tie 0 at m
     ed.move("moby", 3, (10.0, 2.0, 5.0))           # a translation, or a 4x4
+    ed.move_many("tie", [4, 9], matrices)          # (n, 4, 4) at once
     ed.delete("shrub", 7)
     ed.set_collision(positions, triangles, tags)  # the whole collision mesh
     ed.set_settings(fog_colour=(90, 100, 120), death_height=-80.0)
@@ -182,6 +183,25 @@ class LevelEdit:
         else:
             lst["matrix"][i] = m
 
+    def move_many(self, kind: str, indices, matrices) -> None:
+        """move() of many instances at once: indices (n,) distinct numbers
+        of the kind (none deleted), matrices (n, 4, 4) for column vectors;
+        stored as float32, as move() stores them."""
+        lst = self._list(kind)
+        n = len(lst["source"])
+        if np.asarray(indices).dtype.kind == "b":
+            raise ValueError("indices must be instance numbers, not bools")
+        idx = array(indices, np.int64, (), "indices", integer=True, lo=0, hi=n - 1)
+        mat = _array(matrices, np.float32, (4, 4), "matrices")
+        if len(mat) != len(idx):
+            raise ValueError(f"indices has {len(idx)} rows, matrices {len(mat)}")
+        if len(np.unique(idx)) != len(idx):
+            raise ValueError("indices must be distinct")
+        gone = lst["deleted"][idx]
+        if gone.any():
+            raise ValueError(f"{kind} {int(idx[np.flatnonzero(gone)[0]])} is deleted")
+        lst["matrix"][idx] = mat
+
     def set_class(self, kind: str, index: int, class_id: int) -> None:
         """Give instance `index` another class of the core table."""
         i = self._index(kind, index)
@@ -315,11 +335,11 @@ class LevelEdit:
         tfrags = None
         if self._terrain or self._meshes:
             t = self._terrain
-            block = lvl.tfrag_block()
-            tfrags, status = _core.rc2_tfrags_edit(
-                block, lvl.core_header["tfrags"], lvl._tfrag_texture_count(),
-                t.get("positions"), t.get("uv"), t.get("color"), t.get("texture"),
-                list(self._meshes.values()))
+            # the level's tfrags block, its parse kept on lvl._lvl for the
+            # next edits of the same level (C: wk_rc2_level_tfrags_edit)
+            tfrags, status = _core.rc2_level_tfrags_edit(
+                lvl._lvl, t.get("positions"), t.get("uv"), t.get("color"),
+                t.get("texture"), list(self._meshes.values()))
             report["patches"] = {name: np.flatnonzero(status == k).tolist()
                                  for k, name in enumerate(_STATUS) if k}
         collision = None

@@ -24,11 +24,123 @@ dict_item (PyObject *d, const char *key, PyObject **out)
   return *out == NULL && PyErr_Occurred () ? -1 : 0;
 }
 
+/* The arrays of a terrain edit, taken by wk_array_arg; released by
+ * edit_args_release (also after a failed edit_args). */
+typedef struct {
+  PyArrayObject *v[4];
+  PyArrayObject **mv;
+  WkTfragPatchMesh *pm;
+  Py_ssize_t nm;
+  PyObject *fast;
+} EditArgs;
+
+static void
+edit_args_release (EditArgs *a)
+{
+  wk_array_release (a->v, 4);
+  if (a->mv)
+    wk_array_release (a->mv, 5 * (gsize) a->nm);
+  g_free (a->mv);
+  g_free (a->pm);
+  Py_XDECREF (a->fast);
+}
+
+/* positions f32 (n,3), uv f32 (T,3,2), color f32 (T,3,4), texture i32
+ * (T,), each None = unchanged; meshes: [(patch, positions f32 (n,3),
+ * triangles u32 (t,3), uv f32 (t,3,2), color f32 (t,3,4), texture i32
+ * (t,))] -> e (all but texture_count). -1 with an exception. */
+static int
+edit_args (PyObject *arr[4], PyObject *meshes, EditArgs *a, WkTfragEdit *e)
+{
+  static const npy_intp any3[2] = { WK_ANY, 3 }, any32[3] = { WK_ANY, 3, 2 },
+                        any34[3] = { WK_ANY, 3, 4 }, any1[1] = { WK_ANY };
+  PyArrayObject **v = a->v;
+  if (wk_array_arg (arr[0], "positions", NPY_FLOAT32, 2, any3, TRUE, &v[0]) < 0
+      || wk_array_arg (arr[1], "uv", NPY_FLOAT32, 3, any32, TRUE, &v[1]) < 0
+      || wk_array_arg (arr[2], "color", NPY_FLOAT32, 3, any34, TRUE, &v[2]) < 0
+      || wk_array_arg (arr[3], "texture", NPY_INT32, 1, any1, TRUE, &v[3]) < 0)
+    return -1;
+  e->positions = wk_array_data (v[0]), e->n_positions = (gsize) wk_array_dim (v[0], 0);
+  e->uv = wk_array_data (v[1]), e->color = wk_array_data (v[2]);
+  e->texture = wk_array_data (v[3]);
+  e->n_tris = (gsize) (v[1] ? wk_array_dim (v[1], 0) : v[2] ? wk_array_dim (v[2], 0)
+                                                            : wk_array_dim (v[3], 0));
+  for (int k = 1; k < 4; k++)
+    if (v[k] && (gsize) wk_array_dim (v[k], 0) != e->n_tris)
+      {
+        PyErr_SetString (PyExc_ValueError, "uv, color and texture: one row per triangle");
+        return -1;
+      }
+  a->fast = PySequence_Fast (meshes, "meshes: a sequence of tuples");
+  if (a->fast == NULL)
+    return -1;
+  a->nm = PySequence_Fast_GET_SIZE (a->fast);
+  a->mv = g_new0 (PyArrayObject *, 5 * MAX (a->nm, 1));
+  a->pm = g_new0 (WkTfragPatchMesh, MAX (a->nm, 1));
+  for (Py_ssize_t m = 0; m < a->nm; m++)
+    {
+      PyObject *t[5];
+      unsigned int patch;
+      if (!PyArg_ParseTuple (PySequence_Fast_GET_ITEM (a->fast, m), "IOOOOO", &patch,
+                             &t[0], &t[1], &t[2], &t[3], &t[4]))
+        return -1;
+      PyArrayObject **ma = &a->mv[5 * m];
+      char what[5][48];
+      static const char *const part[5] = { "positions", "triangles", "uv", "color",
+                                           "texture" };
+      for (int k = 0; k < 5; k++)
+        g_snprintf (what[k], sizeof what[k], "mesh %zd %s", m, part[k]);
+      if (wk_array_arg (t[0], what[0], NPY_FLOAT32, 2, any3, FALSE, &ma[0]) < 0
+          || wk_array_arg (t[1], what[1], NPY_UINT32, 2, any3, FALSE, &ma[1]) < 0)
+        return -1;
+      const npy_intp nt = PyArray_DIM (ma[1], 0);
+      const npy_intp t32[3] = { nt, 3, 2 }, t34[3] = { nt, 3, 4 }, t1[1] = { nt };
+      if (wk_array_arg (t[2], what[2], NPY_FLOAT32, 3, t32, FALSE, &ma[2]) < 0
+          || wk_array_arg (t[3], what[3], NPY_FLOAT32, 3, t34, FALSE, &ma[3]) < 0
+          || wk_array_arg (t[4], what[4], NPY_INT32, 1, t1, FALSE, &ma[4]) < 0)
+        return -1;
+      if (PyArray_DIM (ma[0], 0) > G_MAXUINT || nt > G_MAXUINT)
+        {
+          PyErr_Format (PyExc_ValueError, "mesh %zd: more than 2^32 rows", m);
+          return -1;
+        }
+      a->pm[m] = (WkTfragPatchMesh) { patch, wk_array_data (ma[0]),
+                                      (guint) PyArray_DIM (ma[0], 0),
+                                      wk_array_data (ma[1]), wk_array_data (ma[2]),
+                                      wk_array_data (ma[3]), wk_array_data (ma[4]),
+                                      (guint) nt };
+    }
+  e->meshes = a->pm, e->n_meshes = (guint) a->nm;
+  return 0;
+}
+
+/* (bytes, status uint8 (n,)) of a terrain edit, or NULL with the error
+ * raised (out and status taken). */
+static PyObject *
+edit_result (PyObject *module, GBytes *out, GError *error, const guint8 *status, gsize n)
+{
+  if (out == NULL)
+    {
+      if (error->domain == WK_ERROR && error->code == WK_ERROR_FORMAT)
+        wk_error_prefix (&error, "RC2 tfrags");
+      return wk_raise (wk_state_from_module (module), error);
+    }
+  PyObject *b = wk_bytes_result (wk_state_from_module (module), out, NULL);
+  npy_intp dims[1] = { (npy_intp) n };
+  PyObject *st = b ? PyArray_SimpleNew (1, dims, NPY_UINT8) : NULL;
+  if (st != NULL && n)
+    memcpy (PyArray_DATA ((PyArrayObject *) st), status, n);
+  if (st == NULL)
+    {
+      Py_XDECREF (b);
+      return NULL;
+    }
+  return Py_BuildValue ("(NN)", b, st);
+}
+
 /* rc2_tfrags_edit(region, base, texture_count, positions, uv, color,
- * texture, meshes) -> (bytes, status uint8 (patches,)). positions f32 (n,3), uv f32
- * (T,3,2), color f32 (T,3,4), texture i32 (T,), each None = unchanged;
- * meshes: [(patch, positions f32 (n,3), triangles u32 (t,3), uv f32
- * (t,3,2), color f32 (t,3,4), texture i32 (t,))]. */
+ * texture, meshes) -> (bytes, status uint8 (patches,)); the arrays as
+ * edit_args takes them. */
 static PyObject *
 rc2_tfrags_edit (PyObject *module, PyObject *args)
 {
@@ -39,102 +151,57 @@ rc2_tfrags_edit (PyObject *module, PyObject *args)
   if (!PyArg_ParseTuple (args, "y*LiOOOOO:rc2_tfrags_edit", &region, &base,
                          &texture_count, &arr[0], &arr[1], &arr[2], &arr[3], &meshes))
     return NULL;
-  PyObject *result = NULL, *fast = NULL;
-  PyArrayObject *v[4] = { NULL };
-  PyArrayObject **mv = NULL;
-  guint8 *status = NULL;
-  WkTfragPatchMesh *pm = NULL;
-  Py_ssize_t nm = 0;
-  static const npy_intp any3[2] = { WK_ANY, 3 }, any32[3] = { WK_ANY, 3, 2 },
-                        any34[3] = { WK_ANY, 3, 4 }, any1[1] = { WK_ANY };
+  PyObject *result = NULL;
+  EditArgs a = { { NULL } };
   WkTfragEdit e = { 0 };
-  if (wk_array_arg (arr[0], "positions", NPY_FLOAT32, 2, any3, TRUE, &v[0]) < 0
-      || wk_array_arg (arr[1], "uv", NPY_FLOAT32, 3, any32, TRUE, &v[1]) < 0
-      || wk_array_arg (arr[2], "color", NPY_FLOAT32, 3, any34, TRUE, &v[2]) < 0
-      || wk_array_arg (arr[3], "texture", NPY_INT32, 1, any1, TRUE, &v[3]) < 0)
-    goto done;
-  e.positions = wk_array_data (v[0]), e.n_positions = (gsize) wk_array_dim (v[0], 0);
-  e.uv = wk_array_data (v[1]), e.color = wk_array_data (v[2]);
-  e.texture = wk_array_data (v[3]);
-  e.n_tris = (gsize) (v[1] ? wk_array_dim (v[1], 0) : v[2] ? wk_array_dim (v[2], 0)
-                                                           : wk_array_dim (v[3], 0));
-  for (int k = 1; k < 4; k++)
-    if (v[k] && (gsize) wk_array_dim (v[k], 0) != e.n_tris)
-      {
-        PyErr_SetString (PyExc_ValueError, "uv, color and texture: one row per triangle");
-        goto done;
-      }
-  e.texture_count = texture_count;
-  fast = PySequence_Fast (meshes, "meshes: a sequence of tuples");
-  if (fast == NULL)
-    goto done;
-  nm = PySequence_Fast_GET_SIZE (fast);
-  mv = g_new0 (PyArrayObject *, 5 * MAX (nm, 1));
-  pm = g_new0 (WkTfragPatchMesh, MAX (nm, 1));
-  for (Py_ssize_t m = 0; m < nm; m++)
+  if (edit_args (arr, meshes, &a, &e) == 0)
     {
-      PyObject *t[5];
-      unsigned int patch;
-      if (!PyArg_ParseTuple (PySequence_Fast_GET_ITEM (fast, m), "IOOOOO", &patch,
-                             &t[0], &t[1], &t[2], &t[3], &t[4]))
-        goto done;
-      PyArrayObject **ma = &mv[5 * m];
-      char what[5][48];
-      static const char *const part[5] = { "positions", "triangles", "uv", "color",
-                                           "texture" };
-      for (int k = 0; k < 5; k++)
-        g_snprintf (what[k], sizeof what[k], "mesh %zd %s", m, part[k]);
-      if (wk_array_arg (t[0], what[0], NPY_FLOAT32, 2, any3, FALSE, &ma[0]) < 0
-          || wk_array_arg (t[1], what[1], NPY_UINT32, 2, any3, FALSE, &ma[1]) < 0)
-        goto done;
-      const npy_intp nt = PyArray_DIM (ma[1], 0);
-      const npy_intp t32[3] = { nt, 3, 2 }, t34[3] = { nt, 3, 4 }, t1[1] = { nt };
-      if (wk_array_arg (t[2], what[2], NPY_FLOAT32, 3, t32, FALSE, &ma[2]) < 0
-          || wk_array_arg (t[3], what[3], NPY_FLOAT32, 3, t34, FALSE, &ma[3]) < 0
-          || wk_array_arg (t[4], what[4], NPY_INT32, 1, t1, FALSE, &ma[4]) < 0)
-        goto done;
-      if (PyArray_DIM (ma[0], 0) > G_MAXUINT || nt > G_MAXUINT)
-        {
-          PyErr_Format (PyExc_ValueError, "mesh %zd: more than 2^32 rows", m);
-          goto done;
-        }
-      pm[m] = (WkTfragPatchMesh) { patch, wk_array_data (ma[0]),
-                                   (guint) PyArray_DIM (ma[0], 0), wk_array_data (ma[1]),
-                                   wk_array_data (ma[2]), wk_array_data (ma[3]),
-                                   wk_array_data (ma[4]), (guint) nt };
+      e.texture_count = texture_count;
+      gint n = wk_tfrags_count (region.buf, (gsize) region.len);
+      guint8 *status = g_new0 (guint8, MAX (n, 1));
+      GError *error = NULL;
+      GBytes *out;
+      Py_BEGIN_ALLOW_THREADS
+      out = wk_tfrags_edit (region.buf, (gsize) region.len, base, &e, status, &error);
+      Py_END_ALLOW_THREADS
+      result = edit_result (module, out, error, status, (gsize) MAX (n, 0));
+      g_free (status);
     }
-  e.meshes = pm, e.n_meshes = (guint) nm;
-  gint n = wk_tfrags_count (region.buf, (gsize) region.len);
-  status = g_new0 (guint8, MAX (n, 1));
-  GError *error = NULL;
-  GBytes *out;
-  Py_BEGIN_ALLOW_THREADS
-  out = wk_tfrags_edit (region.buf, (gsize) region.len, base, &e, status, &error);
-  Py_END_ALLOW_THREADS
-  if (out == NULL)
-    {
-      if (error->domain == WK_ERROR && error->code == WK_ERROR_FORMAT)
-        wk_error_prefix (&error, "RC2 tfrags");
-      result = wk_raise (wk_state_from_module (module), error);
-      goto done;
-    }
-  PyObject *b = wk_bytes_result (wk_state_from_module (module), out, NULL);
-  npy_intp dims[1] = { MAX (n, 0) };
-  PyObject *st = b ? PyArray_SimpleNew (1, dims, NPY_UINT8) : NULL;
-  if (st != NULL && dims[0])
-    memcpy (PyArray_DATA ((PyArrayObject *) st), status, (gsize) dims[0]);
-  result = st ? Py_BuildValue ("(NN)", b, st) : NULL;
-  if (st == NULL)
-    Py_XDECREF (b);
-done:
-  wk_array_release (v, 4);
-  g_free (status);
-  if (mv)
-    wk_array_release (mv, 5 * (gsize) nm);
-  g_free (mv);
-  g_free (pm);
-  Py_XDECREF (fast);
+  edit_args_release (&a);
   PyBuffer_Release (&region);
+  return result;
+}
+
+/* rc2_level_tfrags_edit(level, positions, uv, color, texture, meshes) ->
+ * (bytes, status): rc2_tfrags_edit of an Rc2Level's tfrags block (its
+ * decoded core_data, base and texture count), whose parse is kept on the
+ * level for its next edits (wk_rc2_level_tfrags_edit). */
+static PyObject *
+rc2_level_tfrags_edit (PyObject *module, PyObject *args)
+{
+  WkModState *st = wk_state_from_module (module);
+  PyObject *level, *arr[4], *meshes;
+  if (!PyArg_ParseTuple (args, "O!OOOOO:rc2_level_tfrags_edit",
+                         (PyTypeObject *) st->Rc2LevelType, &level, &arr[0], &arr[1],
+                         &arr[2], &arr[3], &meshes))
+    return NULL;
+  const WkRc2Level *lvl = wk_rc2_level_held (st, level);
+  PyObject *result = NULL;
+  EditArgs a = { { NULL } };
+  WkTfragEdit e = { 0 };
+  if (edit_args (arr, meshes, &a, &e) == 0)
+    {
+      guint8 *status = NULL;
+      guint n = 0;
+      GError *error = NULL;
+      GBytes *out;
+      Py_BEGIN_ALLOW_THREADS
+      out = wk_rc2_level_tfrags_edit (lvl, &e, &status, &n, &error);
+      Py_END_ALLOW_THREADS
+      result = edit_result (module, out, error, status, n);
+      g_free (status);
+    }
+  edit_args_release (&a);
   return result;
 }
 
@@ -379,6 +446,9 @@ static PyMethodDef save_methods[] = {
   { "rc2_tfrags_edit", rc2_tfrags_edit, METH_VARARGS,
     "rc2_tfrags_edit(region, base, texture_count, positions, uv, color, texture, "
     "meshes) -> (bytes, status)" },
+  { "rc2_level_tfrags_edit", rc2_level_tfrags_edit, METH_VARARGS,
+    "rc2_level_tfrags_edit(level, positions, uv, color, texture, meshes) -> "
+    "(bytes, status)" },
   { "rc2_gameplay_write", rc2_gameplay_write, METH_VARARGS,
     "rc2_gameplay_write(gameplay, core_ids, instances, settings) -> (bytes, report)" },
   { "rc2_level_rewrite", rc2_level_rewrite, METH_VARARGS,

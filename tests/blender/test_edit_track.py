@@ -256,3 +256,23 @@ def test_excluded_collision_edit_after_a_rearm_is_written(scene, small, tmp_path
     how, _ = export(tmp_path / "p.wad")
     assert "collision" in how
     assert reads["collision"] == [_n_collision_meshes()] * 2
+
+
+def test_run_helpers_agree_with_their_definitions():
+    """segment_any (any flag per run, by the flags set) and _runs (a slice
+    for one run) against what they stand for: a sum of the flags per run,
+    and a gather of aranges (mesh_build.ranges)."""
+    from blender_addon.export_batch import segment_any
+    from blender_addon.mesh_build import ranges, starts
+    rng = np.random.default_rng(7)
+    for g in (0, 1, 2, 9, 40):
+        counts = rng.integers(0, 6, g) * (rng.random(g) < 0.7)     # some runs empty
+        st = starts(counts)
+        for density in (0.0, 0.02, 0.5):
+            flags = rng.random(int(st[-1])) < density
+            want = np.array([flags[st[k]:st[k + 1]].sum() > 0 for k in range(g)], bool)
+            np.testing.assert_array_equal(segment_any(flags, st), want)
+        a = rng.integers(0, 99, 200).astype(np.int32)
+        first = rng.integers(0, 100, g)
+        c = np.minimum(counts, 200 - first)
+        np.testing.assert_array_equal(edit_track._runs(a, first, c), a[ranges(first, c)])

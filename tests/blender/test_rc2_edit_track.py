@@ -262,6 +262,32 @@ def test_baseline_compare_writes_what_the_whole_compare_writes(scene, level, tmp
     assert fast == whole != level[1]
 
 
+def test_baseline_of_an_untouched_part_writes_what_the_whole_compare_writes(
+        scene, level, tmp_path):
+    """A part (UVs, colours) not touched since the last compare is taken
+    whole from the baseline, with the rows that compare found moved then:
+    after a UV and a colour edit and an export, an edit of positions alone
+    writes the file the compare of every row writes (the UV and colour
+    edits still in it)."""
+    t, _ = imported(level[0], tmp_path)
+    root = bpy.data.collections["LEVEL3"]
+    session = edit_track.session_for(root, level[0])
+    me = t.data
+    n = len(me.loops)
+    nudge(me.uv_layers.active.data, "uv", 2, 2 * (n // 2), 0.3)
+    nudge(me.color_attributes["Col"].data, "color", 4, 4 * (n - 1), -0.5)
+    first = export(tmp_path, "uv.wad").read_bytes()
+    nudge(me.attributes["position"].data, "vector", 3, 5)
+    fast = export(tmp_path, "fast.wad").read_bytes()
+    kept = session.extra.pop("terrain")
+    whole = export(tmp_path, "whole.wad").read_bytes()
+    session.extra["terrain"] = kept
+    assert fast == whole
+    assert len({level[1], first, fast}) == 3
+    new = wadkit.rc2.from_bytes(fast).terrain(0)
+    np.testing.assert_array_equal(new["uv"], wadkit.rc2.from_bytes(first).terrain(0)["uv"])
+
+
 def test_base_level_is_read_once_per_session(scene, level, tmp_path):
     """The base level an export reads (into memory, no mapping kept) is the
     one the next exports of the session use, with its decodes cached; a

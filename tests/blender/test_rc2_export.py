@@ -42,6 +42,34 @@ def test_unchanged_scene_is_byte_identical(scene, rc2, tmp_path):
     assert export(tmp_path).read_bytes() == rc2[1]
 
 
+def test_the_export_pauses_the_garbage_collector_and_restores_it(scene, rc2, tmp_path):
+    """export_rc2 runs with gc disabled and leaves it as it found it, also
+    when it fails."""
+    import gc
+    from blender_addon import export_rc2 as X
+    imported(rc2[0])
+    seen = []
+    real = X._Scan
+
+    def scan(*a):
+        seen.append(gc.isenabled())
+        return real(*a)
+    X._Scan = scan
+    try:
+        assert gc.isenabled()
+        export(tmp_path)
+        gc.disable()
+        export(tmp_path, "b.wad")
+        assert not gc.isenabled()
+        gc.enable()
+        with pytest.raises(RuntimeError, match="source file"):
+            bpy.ops.export_scene.wadkit_rc2(filepath=rc2[0])
+        assert gc.isenabled() and seen == [False, False, False]
+    finally:
+        X._Scan = real
+        gc.enable()
+
+
 def test_moved_vertices_reach_the_file(scene, rc2, tmp_path):
     root, ob = imported(rc2[0])
     lvl = wadkit.rc2.open(rc2[0])

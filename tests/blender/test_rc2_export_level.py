@@ -310,3 +310,41 @@ def test_a_limit_names_the_object(scene, level, tmp_path):
     with pytest.raises(RuntimeError, match=rf"Error: {moby.name}: RC2 gameplay: moby 4"):
         bpy.ops.export_scene.wadkit_rc2(filepath=str(tmp_path / "x.wad"))
     assert not (tmp_path / "x.wad").exists()
+
+
+@pytest.mark.parametrize("instancing", ["COLLECTION", "LINKED"])
+def test_moves_planned_at_once_are_the_moves_planned_one_by_one(scene, level, instancing):
+    """Instances._plain moves the only objects of their instances that
+    moved, all at once (LevelEdit.move_many); the edit is the one the plan
+    of every object one by one (_kind) makes: the same matrices, classes,
+    copies, deletes and notes, beside a duplicate, a class change, a turn
+    and a delete."""
+    from blender_addon import export_rc2 as X
+    from blender_addon.export_rc2_instances import Instances
+    root = imported(level[0], instancing)
+    ties, mobys = objects_of(root, "tie"), objects_of(root, "moby")
+    for k, ob in enumerate(ties[:4] + mobys[:2]):
+        ob.location.z += 0.5 + k
+    ties[4].rotation_euler.z += 0.3
+    duplicate(mobys[2], linked=False).location.x += 2.0
+    bpy.data.objects.remove(mobys[3])
+    bpy.context.view_layer.update()
+    lvl = wadkit.rc2.from_bytes(level[1])
+
+    def plan(one_by_one):
+        notes: list = []
+        scan = X._Scan(root, notes)
+        ed = lvl.edit()
+        inst = Instances(lvl, ed, notes, list(KINDS))
+        if one_by_one:
+            inst._plain = lambda items, m: np.zeros(len(items), bool)
+        assert inst.plan(scan.instances, X.placements(root, scan.instances, scan.count))
+        return ed, notes, inst
+
+    (bulk, n0, i0), (each, n1, _) = plan(False), plan(True)
+    assert set(i0._moved) == {"tie", "moby"} and len(i0._moved["tie"][0]) == 5
+    assert n0 == n1 and bulk._inst.keys() == each._inst.keys()
+    for kind in bulk._inst:
+        for f in ("source", "class_id", "matrix", "deleted"):
+            np.testing.assert_array_equal(bulk._inst[kind][f], each._inst[kind][f], f)
+    assert bulk.apply().to_bytes() == each.apply().to_bytes()

@@ -1,5 +1,6 @@
 #include "rc2_level.h"
 #include "rc2_restream.h"
+#include "tfrag_edit.h"
 
 #include "../common/wk_reader.h"
 #include "../lz/wk_lz.h"
@@ -66,6 +67,7 @@ wk_rc2_level_free (WkRc2Level *lvl)
 {
   if (lvl == NULL)
     return;
+  wk_tfrags_base_free (lvl->tfrags_base); /* before the map its block is in */
   for (guint i = 0; i < G_N_ELEMENTS (lvl->restream_maps); i++)
     wk_rc2_restream_map_free (lvl->restream_maps[i]);
   g_clear_pointer (&lvl->bytes, g_bytes_unref);

@@ -44,6 +44,9 @@ typedef struct {
   /* rc2_save.c's maps of core_data, gameplay, gameplay_pal (WkRestreamMap,
    * made at the first rewrite; the bytes never change) */
   gpointer restream_maps[3];
+  /* rc2_save.c's parse of the tfrags block in the core_data map's plain
+   * bytes (WkTfragsBase, made at the first terrain edit) */
+  gpointer tfrags_base;
 } WkRc2Level;
 
 /* TRUE when head (the file's first n bytes) looks like an RC2 level: it

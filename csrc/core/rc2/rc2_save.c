@@ -182,6 +182,51 @@ level_map (const WkRc2Level *lvl, guint slot, gsize off, gsize size, gint64 expe
   return m;
 }
 
+GBytes *
+wk_rc2_level_tfrags_edit (const WkRc2Level *lvl, const WkTfragEdit *edit, guint8 **status,
+                          guint *n_patches, GError **error)
+{
+  *status = NULL;
+  *n_patches = 0;
+  const WkRc2Section *cd = wk_rc2_section (lvl, "core_data");
+  const WkRestreamMap *map = level_map (lvl, 0, cd->offset, cd->size,
+                                        WK_RC2_CORE (lvl, WK_RC2_DECOMPRESSED_SIZE), error);
+  if (map == NULL)
+    return NULL;
+  gsize n, start, end;
+  guint count;
+  const guint8 *plain = g_bytes_get_data (map->plain, &n);
+  if (!wk_rc2_tfrag_block (lvl, n, &start, &end, &count, error))
+    return NULL;
+  gpointer *at = &((WkRc2Level *) lvl)->tfrags_base; /* the cache only */
+  WkTfragsBase *b = g_atomic_pointer_get (at);
+  if (b == NULL)
+    {
+      /* the count is a core header word: at most G_MAXINT32 */
+      b = wk_tfrags_base_new (plain + start, end - start, (gint64) start, (gint) count,
+                              error);
+      if (b == NULL)
+        return NULL;
+      if (!g_atomic_pointer_compare_and_exchange (at, NULL, b))
+        { /* another thread made it first */
+          wk_tfrags_base_free (b);
+          b = g_atomic_pointer_get (at);
+        }
+    }
+  WkTfragEdit e = *edit;
+  e.texture_count = (gint) count;
+  guint8 *st = g_new0 (guint8, MAX (wk_tfrags_base_count (b), 1));
+  GBytes *out = wk_tfrags_base_edit (b, &e, st, error);
+  if (out == NULL)
+    {
+      g_free (st);
+      return NULL;
+    }
+  *status = st;
+  *n_patches = wk_tfrags_base_count (b);
+  return out;
+}
+
 /* The new core_data stream, core_index and plain core_data, or FALSE. */
 static gboolean
 new_core (const WkRc2Level *lvl, const WkRc2Rewrite *rw, gboolean splice,

@@ -11,6 +11,7 @@
 
 #include "rc2_level.h"
 #include "rc2_restream.h"
+#include "tfrag_edit.h"
 
 G_BEGIN_DECLS
 
@@ -39,6 +40,15 @@ void wk_rc2_core_region (const WkRc2Level *lvl, const char *name, gsize *start,
 
 GBytes *wk_rc2_level_rewrite (const WkRc2Level *lvl, const WkRc2Rewrite *rw,
                               WkRc2RewriteInfo *info, GError **error);
+
+/* The level's tfrags block (wk_rc2_tfrag_block of its decoded core_data)
+ * edited as wk_tfrags_edit edits it, with the level's tfrag texture count
+ * (edit->texture_count is not read): the same bytes. The decoded core_data
+ * and the block's parse are made at the first call and kept on the level
+ * (a level's bytes never change), shared with wk_rc2_level_rewrite.
+ * *status: a new array, one per patch (*n_patches). */
+GBytes *wk_rc2_level_tfrags_edit (const WkRc2Level *lvl, const WkTfragEdit *edit,
+                                  guint8 **status, guint *n_patches, GError **error);
 
 /* Check a level file the way the rewrite checks its result (parse, every
  * stream decoding to its declared size) and write it atomically. checked:

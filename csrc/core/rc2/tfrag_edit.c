@@ -22,8 +22,8 @@ typedef struct {
   const WkTfragEdit *e;
   const WkTfrags *t;
   /* the stored LOD 0 terrain */
-  gfloat *pos, *uv, *color;
-  gint32 *tex;
+  const gfloat *pos, *uv, *color;
+  const gint32 *tex;
   guint8 *out;          /* the block being written */
 } Ctx;
 
@@ -641,49 +641,103 @@ edit (Ctx *x, guint8 *status, GError **error)
   return g_bytes_new (x->out, x->size);
 }
 
-GBytes *
-wk_tfrags_edit (const guint8 *block, gsize size, gint64 base,
-                const WkTfragEdit *e, guint8 *status, GError **error)
+struct _WkTfragsBase {
+  const guint8 *block;
+  gsize size;
+  gint64 base;
+  gint texture_count;
+  WkTfrags *t;
+  gfloat *pos, *uv, *color;  /* the stored LOD 0 terrain (wk_tfrags_fill) */
+  gint32 *tex;
+};
+
+void
+wk_tfrags_base_free (WkTfragsBase *b)
 {
-  g_autoptr (WkTfrags) t = wk_tfrags_parse (block, size, base, 0, e->texture_count,
-                                            error);
+  if (b == NULL)
+    return;
+  wk_tfrags_free (b->t);
+  g_free (b->pos);
+  g_free (b->uv);
+  g_free (b->color);
+  g_free (b->tex);
+  g_free (b);
+}
+
+WkTfragsBase *
+wk_tfrags_base_new (const guint8 *block, gsize size, gint64 base, gint texture_count,
+                    GError **error)
+{
+  WkTfrags *t = wk_tfrags_parse (block, size, base, 0, texture_count, error);
   if (t == NULL)
     return NULL;
+  WkTfragsBase *b = g_new0 (WkTfragsBase, 1);
+  *b = (WkTfragsBase) { block, size, base, texture_count, t, NULL, NULL, NULL, NULL };
+  gsize nv = MAX (t->n_positions, 1), nt = MAX (t->n_tris, 1);
+  b->pos = g_new (gfloat, 3 * nv);
+  b->uv = g_new (gfloat, 6 * nt);
+  b->color = g_new (gfloat, 12 * nt);
+  b->tex = g_new (gint32, nt);
+  /* the triangles and their patches: not needed by an edit */
+  g_autofree guint32 *tri = g_new (guint32, 3 * nt);
+  g_autofree gint32 *patch = g_new (gint32, nt);
+  WkTfragOut out = { b->pos, tri, b->uv, b->color, b->tex, patch };
+  wk_tfrags_fill (t, &out);
+  return b;
+}
+
+guint
+wk_tfrags_base_count (const WkTfragsBase *b)
+{
+  return b->t->patches->len;
+}
+
+GBytes *
+wk_tfrags_base_edit (const WkTfragsBase *b, const WkTfragEdit *e, guint8 *status,
+                     GError **error)
+{
+  const WkTfrags *t = b->t;
+  if (e->texture_count != b->texture_count)
+    {
+      wk_set_error (error, WK_ERROR_ARGUMENT, -1, "texture_count %d: the block was "
+                    "parsed with %d", e->texture_count, b->texture_count);
+      return NULL;
+    }
   if (!check_edit (e, t, error))
     return NULL;
-  gsize nv = MAX (t->n_positions, 1), nt = MAX (t->n_tris, 1);
-  g_autofree gfloat *pos = g_new (gfloat, 3 * nv);
-  g_autofree guint32 *tri = g_new (guint32, 3 * nt);
-  g_autofree gfloat *uv = g_new (gfloat, 6 * nt);
-  g_autofree gfloat *col = g_new (gfloat, 12 * nt);
-  g_autofree gint32 *tex = g_new (gint32, nt);
-  g_autofree gint32 *patch = g_new (gint32, nt);
-  WkTfragOut out = { pos, tri, uv, col, tex, patch };
-  wk_tfrags_fill (t, &out);
   /* NULL arrays stand for the stored ones */
   WkTfragEdit full = *e;
   if (!full.positions)
-    full.positions = pos, full.n_positions = t->n_positions;
+    full.positions = b->pos, full.n_positions = t->n_positions;
   if (!full.uv)
-    full.uv = uv;
+    full.uv = b->uv;
   if (!full.color)
-    full.color = col;
+    full.color = b->color;
   if (!full.texture)
-    full.texture = tex;
+    full.texture = b->tex;
   full.n_tris = t->n_tris;
-  g_autofree guint8 *copy = g_memdup2 (block, size);
-  Ctx x = { block, size, base, (guint32) wk_les32 (block), &full, t, pos, uv, col,
-            tex, copy };
+  g_autofree guint8 *copy = g_memdup2 (b->block, b->size);
+  Ctx x = { b->block, b->size, b->base, (guint32) wk_les32 (b->block), &full, t, b->pos,
+            b->uv, b->color, b->tex, copy };
   g_autoptr (GBytes) result = edit (&x, status, error);
   if (result == NULL)
     return NULL;
   gsize rs;
   const guint8 *rp = g_bytes_get_data (result, &rs);
   /* the patches the edit wrote parse again; the rest kept their bytes */
-  if (!wk_tfrags_recheck (rp, rs, block, base, e->texture_count, error))
+  if (!wk_tfrags_recheck (rp, rs, b->block, b->base, e->texture_count, error))
     {
       wk_error_prefix (error, "edited tfrags do not read back");
       return NULL;
     }
   return g_steal_pointer (&result);
+}
+
+GBytes *
+wk_tfrags_edit (const guint8 *block, gsize size, gint64 base,
+                const WkTfragEdit *e, guint8 *status, GError **error)
+{
+  g_autoptr (WkTfragsBase) b = wk_tfrags_base_new (block, size, base, e->texture_count,
+                                                   error);
+  return b ? wk_tfrags_base_edit (b, e, status, error) : NULL;
 }

@@ -58,6 +58,23 @@ typedef enum {
 GBytes *wk_tfrags_edit (const guint8 *block, gsize size, gint64 base,
                         const WkTfragEdit *edit, guint8 *status, GError **error);
 
+/* The stored LOD 0 terrain of one tfrags block, parsed (with this
+ * texture_count) and converted once, for any number of edits of that
+ * block: a level keeps its own (rc2_save.c). It points into block, which
+ * must stay alive and unchanged while it is used. Read only once made:
+ * edits of one base may run in several threads. */
+typedef struct _WkTfragsBase WkTfragsBase;
+WkTfragsBase *wk_tfrags_base_new (const guint8 *block, gsize size, gint64 base,
+                                  gint texture_count, GError **error);
+void wk_tfrags_base_free (WkTfragsBase *b);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (WkTfragsBase, wk_tfrags_base_free)
+/* Patches of the base's block. */
+guint wk_tfrags_base_count (const WkTfragsBase *b);
+/* wk_tfrags_edit of the base's block (edit->texture_count must be the
+ * base's, else WK_ERROR_ARGUMENT); the same bytes and status. */
+GBytes *wk_tfrags_base_edit (const WkTfragsBase *b, const WkTfragEdit *edit,
+                             guint8 *status, GError **error);
+
 /* Patches in a tfrags block (its header's count), or -1 when it has no
  * readable header. */
 gint wk_tfrags_count (const guint8 *block, gsize size);
