@@ -98,7 +98,7 @@ def modified(wad_path: str, workdir: str, rounds: int = 9) -> None:
     after a new move of the same vertex)."""
     from blender_addon.export_eng import export_eng
     empty()
-    bpy.ops.import_scene.wadkit_eng(filepath=wad_path)
+    bpy.ops.import_scene.wadkit_eng(filepath=wad_path, merge="TILE")
     tile = next(o for o in bpy.data.objects if o.type == "MESH" and len(o.data.vertices)
                 and "wadkit_tile" in o)
     out_wad = os.path.join(workdir, "modified.wad")
@@ -147,9 +147,10 @@ def main(rounds: int, wad_path: str, workdir: str) -> None:
             filepath=out_wad)))
         empty()
         res["import_coll"].append(timed(lambda: bpy.ops.import_scene.wadkit_eng(
-            filepath=wad_path, import_collision=True)))
+            filepath=wad_path, merge="TILE", import_collision=True)))
         empty()
-        res["import"].append(timed(lambda: bpy.ops.import_scene.wadkit_eng(filepath=wad_path)))
+        res["import"].append(timed(lambda: bpy.ops.import_scene.wadkit_eng(
+            filepath=wad_path, merge="TILE")))
         n_obj = len(bpy.data.objects)
         n_mesh = len(bpy.data.meshes)
         n_tiles = sum(1 for o in bpy.data.objects if "wadkit_tile" in o)

@@ -86,14 +86,14 @@ def rows(rounds: int, quick: bool, workdir: str) -> list[Row]:
     obj_note = (f"the same world mesh as OBJ + MTL + {'PNG pages'} "
                 f"(bpy {r['blender']})")
     out = [
-        Row("Blender import vs obj_import", "import_scene.wadkit_eng (defaults: "
-            "an object per tile, collision objects on demand, objects)",
+        Row("Blender import vs obj_import", "import_scene.wadkit_eng(merge='TILE'; "
+            "collision objects on demand, objects)",
             "wm.obj_import", r["import"], r["obj_import"], ratio=r["import"] / r["obj_import"],
             target=2, kind="max",
             note=f"{r['objects']} objects, {r['meshes']} meshes made (no collision "
                  f"objects: Build collision makes them); {obj_note}").judge(),
         Row("Blender import with collision objects vs obj_import",
-            "import_scene.wadkit_eng(import_collision=True)", "wm.obj_import",
+            "import_scene.wadkit_eng(merge='TILE', import_collision=True)", "wm.obj_import",
             r["import_coll"], r["obj_import"], ratio=r["import_coll"] / r["obj_import"],
             kind="report", note="a collision child per tile made at once (the Collision "
                                 "collection left out of the view layer), as before "
@@ -115,7 +115,8 @@ def rows(rounds: int, quick: bool, workdir: str) -> list[Row]:
             ratio=r["export_zone"] / r["obj_export"], kind="report",
             note="zone meshes Blender reported no change of are not read "
                  "(blender_addon/export_zones.py trusted_zones)").judge(),
-        Row("Blender export unchanged vs obj_export", "export_scene.wadkit_eng",
+        Row("Blender export unchanged vs obj_export",
+            "export_scene.wadkit_eng after import_scene.wadkit_eng(merge='TILE')",
             "wm.obj_export of the same scene", r["export"], r["obj_export"],
             ratio=r["export"] / r["obj_export"], target=0.5, kind="max",
             note="nothing edited: the meshes Blender reported no change of since the "
@@ -124,7 +125,8 @@ def rows(rounds: int, quick: bool, workdir: str) -> list[Row]:
             ).judge(),
     ]
     name = "Blender export modified vs obj_export"
-    what = "export_scene.wadkit_eng after moving one vertex of one tile"
+    what = ("export_scene.wadkit_eng after moving one vertex of one tile "
+            "(import_scene.wadkit_eng(merge='TILE'))")
     try:
         m = _run(exe, ["1", wad_path, work, "modified"], MODIFIED_LIMIT)
     except RuntimeError as e:
