@@ -17,7 +17,7 @@ import pytest
 
 import wadkit
 from blender_addon import edit_track, export_compare
-from editing import collision_child, export, load, tile_object
+from editing import collision_child, export, load, terrain, tile_object
 from mesh_edits import bmesh_move, nudge
 
 pytestmark = pytest.mark.every_blender
@@ -256,3 +256,34 @@ def test_excluded_collision_edit_after_a_rearm_is_written(scene, small, tmp_path
     how, _ = export(tmp_path / "p.wad")
     assert "collision" in how
     assert reads["collision"] == [_n_collision_meshes()] * 2
+
+
+
+def test_check_blames_each_untagged_edit_on_its_own_mesh(scene, tmp_path):
+    """The check reads each mesh's corners (and face starts) into the
+    record's layout: edits Blender does not tag (a loop's vertex, a face's
+    corners, a renamed attribute) make those meshes, and only those,
+    untrusted, in whatever order the meshes are asked about."""
+    path, _ = terrain(tmp_path)
+    coll = load(path)
+    s = edit_track.session_for(coll, path)
+    by_uid = {me.session_uid: me for me in bpy.data.meshes}
+    users = {}
+    for ob in bpy.data.objects:
+        if ob.type == "MESH":
+            users.setdefault(ob.data.session_uid, []).append(ob)
+    for rec, kind in ((s.tiles, "tiles"), (s.collision, "collision")):
+        # the record's meshes, last first (the record's rows reversed)
+        meshes = [by_uid[u] for u in sorted(rec.index, key=rec.index.get, reverse=True)]
+        props = rec.props[[rec.index[me.session_uid] for me in meshes]]
+        ask = lambda: edit_track.unchanged(rec, meshes, props,  # noqa: E731
+                                           [users[me.session_uid] for me in meshes])
+        assert len(meshes) > 8 and ask().all(), kind
+        a, b = meshes[2], meshes[6]
+        EDITS["loop vertex_index"](a)
+        if kind == "tiles":
+            b.attributes["wadkit_face_flags"].name = "renamed"
+        else:
+            EDITS["polygon vertices"](b)
+        edited = {a.session_uid, b.session_uid}
+        assert ask().tolist() == [me.session_uid not in edited for me in meshes], kind
