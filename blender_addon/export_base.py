@@ -50,6 +50,12 @@ def _tile_arrays(tiles):
     return (*out, dict(zip(reversed(tm), range(len(tm) - 1, -1, -1))))
 
 
+def base_cache(lvl, models, wm) -> dict:
+    """What an import leaves with its session for Base (its own parse of
+    the base file: models, world mesh, tile arrays)."""
+    return {"models": models, "wm": wm, "tiles": _tile_arrays(lvl.tiles)}
+
+
 class Base:
     def __init__(self, lvl, cache: dict | None = None):
         """cache: where the parsed models and world mesh of this base file
