@@ -58,12 +58,13 @@ class _Scan:
         here = None                     # the objects' pointers, once a child needs them
         tile_rows, new_rows = [], []
         for i, ob in enumerate(obs):
-            if PROP_OBJECT in ob and ob.type in ("MESH", "ARMATURE"):
-                if ob.type == "MESH":
+            kind = ob.type
+            if PROP_OBJECT in ob and kind in ("MESH", "ARMATURE"):
+                if kind == "MESH":
                     self.stpc.append(ob)      # STPC armatures: shown with their model
-            elif ob.type != "MESH":
-                self.skipped.append((ob.name, f"a {ob.type.lower()} object, not a mesh"))
-            elif is_collision(ob):
+            elif kind != "MESH":
+                self.skipped.append((ob.name, f"a {kind.lower()} object, not a mesh"))
+            elif is_collision(ob, kind):
                 parent = ob.parent
                 if parent is not None and here is None:
                     here = {o.as_pointer() for o in obs}
