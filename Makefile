@@ -98,6 +98,12 @@ test-blender: build blender-extension
 blender-extension: wheel
 	$(VPY) tools/blender_extension.py build/wheel build/blender --inplace wadkit
 
+# Screenshots of Blender's window for docs/blender-workflow.md (issue 14):
+# Debian's Blender under Xvfb (tools/ui-screenshots.sh). Not part of make test.
+.PHONY: ui-screenshots
+ui-screenshots: build
+	./tools/ui-screenshots.sh docs/images
+
 # The side-by-side benchmark table (issue 11; docs/performance.md). Prints
 # the table and writes build/bench/results.json. Not part of `make test`.
 .PHONY: bench

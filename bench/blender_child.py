@@ -93,14 +93,16 @@ def empty_objects(n: int) -> None:
     bpy.context.view_layer.update()
 
 
-def modified(wad_path: str, workdir: str, rounds: int = 9) -> None:
-    """Export after moving one vertex of one tile (median of rounds, each
-    after a new move of the same vertex)."""
+def modified(wad_path: str, workdir: str, merge: str = "TILE", rounds: int = 9) -> None:
+    """Export after moving one vertex of one tile (merge "TILE": of a tile
+    object; "ZONE": of a zone mesh, the default import's; median of rounds,
+    each after a new move of the same vertex)."""
     from blender_addon.export_eng import export_eng
     empty()
-    bpy.ops.import_scene.wadkit_eng(filepath=wad_path, merge="TILE")
+    bpy.ops.import_scene.wadkit_eng(filepath=wad_path, merge=merge)
+    key = "wadkit_tile" if merge == "TILE" else "wadkit_zone"
     tile = next(o for o in bpy.data.objects if o.type == "MESH" and len(o.data.vertices)
-                and "wadkit_tile" in o)
+                and key in o)
     out_wad = os.path.join(workdir, "modified.wad")
     out_obj = os.path.join(workdir, "modified.obj")
     # as for the unchanged row (which follows obj_export): the scene has
@@ -132,9 +134,9 @@ def main(rounds: int, wad_path: str, workdir: str) -> None:
     obj = write_obj(wadkit.eng.open(wad_path), workdir)
     out_wad = os.path.join(workdir, "out.wad")
     out_obj = os.path.join(workdir, "out.obj")
-    res = {k: [] for k in ("import", "import_zone", "export_zone", "import_coll", "obj_import",
-                           "export",
-                           "obj_export", "empty_objects")}
+    res = {k: [] for k in ("import", "import_tile", "import_zone", "export_zone",
+                           "import_coll", "obj_import", "export", "obj_export",
+                           "empty_objects")}
     n_tiles = 0
     for _ in range(rounds):
         empty()
@@ -149,7 +151,10 @@ def main(rounds: int, wad_path: str, workdir: str) -> None:
         res["import_coll"].append(timed(lambda: bpy.ops.import_scene.wadkit_eng(
             filepath=wad_path, merge="TILE", import_collision=True)))
         empty()
-        res["import"].append(timed(lambda: bpy.ops.import_scene.wadkit_eng(
+        res["import"].append(timed(lambda: bpy.ops.import_scene.wadkit_eng(filepath=wad_path)))
+        n_default = len(bpy.data.objects)
+        empty()
+        res["import_tile"].append(timed(lambda: bpy.ops.import_scene.wadkit_eng(
             filepath=wad_path, merge="TILE")))
         n_obj = len(bpy.data.objects)
         n_mesh = len(bpy.data.meshes)
@@ -160,6 +165,7 @@ def main(rounds: int, wad_path: str, workdir: str) -> None:
         res["empty_objects"].append(timed(lambda: empty_objects(n_tiles)))
     out = {k: statistics.median(v) for k, v in res.items()}
     out["objects"] = n_obj
+    out["objects_default"] = n_default
     out["meshes"] = n_mesh
     out["tiles"] = n_tiles
     out["blender"] = bpy.app.version_string
@@ -171,7 +177,7 @@ def main(rounds: int, wad_path: str, workdir: str) -> None:
 if __name__ == "__main__":
     try:
         if sys.argv[4:5] == ["modified"]:
-            modified(sys.argv[2], sys.argv[3])
+            modified(sys.argv[2], sys.argv[3], sys.argv[5] if len(sys.argv) > 5 else "TILE")
         main(int(sys.argv[1]), sys.argv[2], sys.argv[3])
     except Exception as e:                # report it; never hang in bpy's exit
         print(json.dumps({"error": f"{type(e).__name__}: {e}"}))

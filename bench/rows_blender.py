@@ -86,16 +86,23 @@ def rows(rounds: int, quick: bool, workdir: str) -> list[Row]:
     obj_note = (f"the same world mesh as OBJ + MTL + {'PNG pages'} "
                 f"(bpy {r['blender']})")
     out = [
-        Row("Blender import vs obj_import", "import_scene.wadkit_eng(merge='TILE'; "
-            "collision objects on demand, objects)",
+        Row("Blender import vs obj_import", "import_scene.wadkit_eng (defaults: "
+            "an object per zone, collision objects on demand, objects)",
             "wm.obj_import", r["import"], r["obj_import"], ratio=r["import"] / r["obj_import"],
             target=2, kind="max",
+            note=f"{r['objects_default']} objects (tile objects made on demand: Make tile "
+                 f"objects); {obj_note}").judge(),
+        Row("Blender import per tile vs obj_import", "import_scene.wadkit_eng(merge='TILE')",
+            "wm.obj_import", r["import_tile"], r["obj_import"],
+            ratio=r["import_tile"] / r["obj_import"], kind="report",
             note=f"{r['objects']} objects, {r['meshes']} meshes made (no collision "
-                 f"objects: Build collision makes them); {obj_note}").judge(),
+                 "objects: Build collision makes them); the default before "
+                 "2026-12-04; the export rows below run on this scene").judge(),
         Row("Blender import with collision objects vs obj_import",
             "import_scene.wadkit_eng(merge='TILE', import_collision=True)", "wm.obj_import",
             r["import_coll"], r["obj_import"], ratio=r["import_coll"] / r["obj_import"],
-            kind="report", note="a collision child per tile made at once (the Collision "
+            kind="report", note="an object and a collision child per tile made at once (the "
+                                "Collision "
                                 "collection left out of the view layer), as before "
                                 "collision on demand").judge(),
         Row("Blender: one empty object per tile vs obj_import",
@@ -104,7 +111,7 @@ def rows(rounds: int, quick: bool, workdir: str) -> list[Row]:
             ratio=r["empty_objects"] / r["obj_import"], kind="report",
             note="Blender's own cost of the objects a per-tile import must make "
                  "(made in the order Blender inserts fastest, as the import does): "
-                 "the floor of the first row").judge(),
+                 "the floor of the per-tile row").judge(),
         Row("Blender import by zone vs obj_import", "import_scene.wadkit_eng(merge='ZONE', "
             "no collision, no objects)", "wm.obj_import", r["import_zone"],
             r["obj_import"], ratio=r["import_zone"] / r["obj_import"], target=1,
@@ -115,8 +122,8 @@ def rows(rounds: int, quick: bool, workdir: str) -> list[Row]:
             ratio=r["export_zone"] / r["obj_export"], kind="report",
             note="zone meshes Blender reported no change of are not read "
                  "(blender_addon/export_zones.py trusted_zones)").judge(),
-        Row("Blender export unchanged vs obj_export",
-            "export_scene.wadkit_eng after import_scene.wadkit_eng(merge='TILE')",
+        Row("Blender export unchanged vs obj_export", "export_scene.wadkit_eng of the "
+            "per-tile import",
             "wm.obj_export of the same scene", r["export"], r["obj_export"],
             ratio=r["export"] / r["obj_export"], target=0.5, kind="max",
             note="nothing edited: the meshes Blender reported no change of since the "
@@ -124,27 +131,33 @@ def rows(rounds: int, quick: bool, workdir: str) -> list[Row]:
                  "(blender_addon/edit_track.py); the level written as it was"
             ).judge(),
     ]
-    name = "Blender export modified vs obj_export"
-    what = ("export_scene.wadkit_eng after moving one vertex of one tile "
-            "(import_scene.wadkit_eng(merge='TILE'))")
+    out.append(_modified(exe, wad_path, work, r, "TILE", "Blender export modified vs obj_export",
+                         "export_scene.wadkit_eng after moving one vertex of one tile "
+                         "(per-tile import)"))
+    out.append(_modified(exe, wad_path, work, r, "ZONE",
+                         "Blender export by zone modified vs obj_export",
+                         "export_scene.wadkit_eng after moving one vertex of a zone mesh "
+                         "(the default import)"))
+    return out
+
+
+def _modified(exe, wad_path, work, r, merge, name, what, target=1, kind="max") -> Row:
+    """The export after moving one vertex (bench/blender_child.py modified)."""
     try:
-        m = _run(exe, ["1", wad_path, work, "modified"], MODIFIED_LIMIT)
+        m = _run(exe, ["1", wad_path, work, "modified", merge], MODIFIED_LIMIT)
     except RuntimeError as e:
-        out.append(Row(name, what, "", target=1, kind="max", skipped=f"export failed: {e}"))
-        return out
+        return Row(name, what, "", target=target, kind=kind, skipped=f"export failed: {e}")
     except subprocess.TimeoutExpired:
         row = Row(name, what, "wm.obj_export of the same scene", float(MODIFIED_LIMIT),
-                  r["obj_export"], ratio=MODIFIED_LIMIT / r["obj_export"], target=1,
-                  kind="max", note=f"did not finish within {MODIFIED_LIMIT} s; "
+                  r["obj_export"], ratio=MODIFIED_LIMIT / r["obj_export"], target=target,
+                  kind=kind, note=f"did not finish within {MODIFIED_LIMIT} s; "
                   "the ratio is a lower bound")
         row.passed = False
-        out.append(row)
-        return out
+        return row
     note = (f"{m['how']}; file {m['growth']:+.3%}" if m["changed"]
             else "NOT patched (output equals input)")
-    out.append(Row(name, what, "wm.obj_export of the same scene, alternating in one process",
-                   m["export_modified"], m["obj_export"],
-                   ratio=m["export_modified"] / m["obj_export"], target=1, kind="max",
-                   note=note + f"; median of {m['rounds']}; each edit evaluated before "
-                   "the timed export, as the UI does after an edit").judge())
-    return out
+    return Row(name, what, "wm.obj_export of the same scene, alternating in one process",
+               m["export_modified"], m["obj_export"],
+               ratio=m["export_modified"] / m["obj_export"], target=target, kind=kind,
+               note=note + f"; median of {m['rounds']}; each edit evaluated before "
+               "the timed export, as the UI does after an edit").judge()

@@ -9,7 +9,9 @@ moved, turned, copied or deleted tile taking its model's collision along
 objects exactly what the import makes with import_collision=True: a child
 object per tile, in tile space, one mesh per model (shared with the other
 children of that model already in the scene), the ground materials, in
-the level's Collision collection, which is then shown. From then on an
+the level's Collision collection, which is then shown. In a per-zone
+import the operator makes tile objects of the chosen zone tiles first
+(zone_tiles.py). From then on an
 edit of those children is exported as a collision edit (export_plan.py);
 a tile whose child was made and then deleted is reported by the export.
 docs/blender.md, "Collision"."""
@@ -29,6 +31,7 @@ from .import_collision import (PROP_COLLISION, PROP_MARKS, child_name, collision
 from .import_eng import PROP_MERGE, PROP_SOURCE
 from .import_tiles import PROP_TILE
 from .operators import LevelEdit, eng_level_in_scene
+from .zone_tiles import TilesError, chosen_tiles, make_tile_objects, zone_tiles
 
 
 class BuildError(ValueError):
@@ -126,19 +129,30 @@ def build_collision(context, root, tile_obs=None, notes: list | None = None,
 
 
 class WADKIT_OT_eng_build_collision(LevelEdit, bpy.types.Operator):
-    """Make the collision objects of the selected tiles of the level (every tile when no tile is selected): a child per tile, shown in the level's Collision collection, editable and exported"""  # noqa: E501
+    """Make the collision objects of the selected tiles of the level (every tile when no tile is selected; in a per-zone import the tiles of the selected zone objects or faces become tile objects first): a child per tile, shown in the level's Collision collection, editable and exported"""  # noqa: E501
     bl_idname = "wadkit.eng_build_collision"
     bl_label = "Build collision"
     bl_options = {"REGISTER", "UNDO"}
-    refusals = (BuildError,)
+    refusals = (BuildError, TilesError)
 
     def act(self, context, notes) -> str:
         root = level_collection(context)
-        sel = [ob for ob in getattr(context, "selected_objects", ())
-               if PROP_TILE in ob and not is_collision(ob)]
-        made = build_collision(context, root, sel or None, notes)
-        which = f"{len(sel)} selected tile(s)" if sel else "every tile"
-        return (f"{root.name}: {len(made)} collision object(s) made for "
+        picked = [ob for ob in getattr(context, "selected_objects", ())
+                  if PROP_TILE in ob and not is_collision(ob)]
+        everything, made_tiles = not picked, []
+        if root.get(PROP_MERGE) == "ZONE":
+            # a per-zone import: the chosen zone tiles become tile objects
+            # first (their collision objects are the tiles' children)
+            tiles = chosen_tiles(context)
+            everything = not tiles and not picked
+            made_tiles = make_tile_objects(context, root,
+                                           zone_tiles(root) if everything else tiles)
+            context.view_layer.update()
+        chosen = picked + made_tiles
+        made = build_collision(context, root, None if everything else chosen, notes)
+        which = "every tile" if everything else f"{len(chosen)} selected tile(s)"
+        tiles_made = f"{len(made_tiles)} tile object(s) and " if made_tiles else ""
+        return (f"{root.name}: {tiles_made}{len(made)} collision object(s) made for "
                 f"{which} (tiles whose model has no collision get none)")
 
 

@@ -1,7 +1,8 @@
 """Floor tools (View3D sidebar > wadkit): the engine's floor test at the 3D
 cursor, and selection of the collision polygons the needle scan reports
 (the collision objects of the tiles it names are made first where the
-import left them to be made on demand: collision_build.py).
+import left them to be made on demand: collision_build.py; a tile still
+in a zone mesh of a per-zone import is named, its face not selected).
 Both run the wadkit level API (lvl.floor, lvl.needles) on the level as the
 scene has it now: the source file with the scene's edits applied, the
 way the export would write it (export_eng.patched_level), so a moved tile
@@ -30,6 +31,11 @@ def clear_cache() -> None:
 
 def _show(context, text: str) -> None:
     context.window_manager.wadkit_floor_result = text
+    # the panel shows it at once, not on its next redraw
+    for window in getattr(context.window_manager, "windows", ()):
+        for area in window.screen.areas:
+            if area.type == "VIEW_3D":
+                area.tag_redraw()
 
 
 def _level(context):
@@ -111,7 +117,12 @@ def _with_collision(context, coll, hits) -> None:
     if names:
         from .collision_build import build_collision
         from .export_read import level_objects
-        build_collision(context, coll, [ob for ob in level_objects(coll) if ob.name in names])
+        from .import_tiles import PROP_TILE
+        # a tile held by a zone mesh (per-zone import) has no object to
+        # give a child: its record is reported, not selected
+        obs = [ob for ob in level_objects(coll) if ob.name in names and PROP_TILE in ob]
+        if obs:
+            build_collision(context, coll, obs)
 
 
 def _corners(lvl, tile: int, polygon: int) -> np.ndarray:
@@ -185,7 +196,10 @@ class WADKIT_PT_floor(bpy.types.Panel):
         col = self.layout.column()
         col.operator(WADKIT_OT_floor_at_cursor.bl_idname)
         col.operator(WADKIT_OT_select_needles.bl_idname)
-        col.label(text=context.window_manager.wadkit_floor_result)
+        # one line per part ("height …", the tile, polygon, material): the
+        # sidebar is narrow and a label does not wrap
+        for part in context.window_manager.wadkit_floor_result.split(", "):
+            col.label(text=part)
 
 
 CLASSES = [WADKIT_OT_floor_at_cursor, WADKIT_OT_select_needles, WADKIT_PT_floor]

@@ -128,13 +128,21 @@ class LevelMaterials:
         return lut[texture - lo]
 
 
+def default_merge(collision: bool) -> str:
+    """The import's objects when none are asked for: one per zone (the
+    fastest import: Blender's cost is per object; tiles become objects on
+    demand, zone_tiles.py), one per tile when collision objects are asked
+    for, since they are the tile objects' children."""
+    return "TILE" if collision else "ZONE"
+
+
 def import_eng(context, lvl, *, name: str | None = None, collision: bool = False,
                objects: bool = True, vertex_colors: bool = True,
-               merge: str = "TILE", notes: list | None = None,
+               merge: str | None = None, notes: list | None = None,
                show_collision: bool = False):
     """Build the level into a new collection linked to the scene.
     merge: "TILE" (one object per tile, collision as its child) or "ZONE"
-    (one object per zone, no collision). collision: make the collision
+    (one object per zone, no collision); None: default_merge(). collision: make the collision
     children now; else they are made on demand (collision_build.py) and
     the level's collision is written back as it is. show_collision: made
     now and the Collision collection in the view layer (else excluded
@@ -142,6 +150,7 @@ def import_eng(context, lvl, *, name: str | None = None, collision: bool = False
     Returns the collection. On any exception nothing stays behind."""
     created = Created()
     collision = collision or show_collision       # asked to be shown: made now
+    merge = merge or default_merge(collision)
     try:
         return _import(context, lvl, created, name, collision, objects,
                        vertex_colors, merge, notes if notes is not None else [],

@@ -98,7 +98,8 @@ class IMPORT_SCENE_OT_wadkit_eng(_Dropped, bpy.types.Operator, ImportHelper):
                     "collection. Off: made on demand (sidebar > wadkit > Build "
                     "collision, or Object > Build ENG collision); until then the "
                     "level's collision is written back as it is, moving with its "
-                    "tiles (the import is faster)")
+                    "tiles (the import is faster). On, with Objects per left as it "
+                    "is: one object per tile")
     show_collision: BoolProperty(
         name="Show collision", default=False,
         description="Make the collision objects now and show the Collision collection "
@@ -109,21 +110,42 @@ class IMPORT_SCENE_OT_wadkit_eng(_Dropped, bpy.types.Operator, ImportHelper):
                                  description="Import the STPC object models")
     vertex_colors: BoolProperty(name="Vertex colours", default=True,
                                 description="Vertex colour attributes, multiplied in the materials")
-    merge: EnumProperty(name="Objects per", default="TILE", items=(
+    merge: EnumProperty(name="Objects per", default="ZONE", items=(
+        ("ZONE", "Zone", "One object per zone in world space (the face attribute "
+                         "wadkit_tile keeps each face's tile): vertex, UV and colour "
+                         "edits, whole tiles moved, turned or deleted; Make tile objects "
+                         "(sidebar > wadkit) turns chosen tiles into tile objects"),
         ("TILE", "Tile", "One object per tile, placed by the tile, its model's mesh in "
-                         "tile space (shared by tiles of one model and colours)"),
-        ("ZONE", "Zone", "One object per zone in world space, for viewing and vertex "
-                         "edits (no collision; faces cannot be added or removed)")))
+                         "tile space (shared by tiles of one model and colours); the "
+                         "import is slower (Blender's cost per object)")))
+
+    def merge_mode(self) -> str:
+        """Objects per as set, else import_eng.default_merge()."""
+        from .import_eng import default_merge
+        if self.properties.is_property_set("merge"):
+            return self.merge
+        return default_merge(self.import_collision or self.show_collision)
+
+    def draw(self, context):
+        layout = self.layout
+        layout.use_property_split = True
+        for name in ("import_collision", "show_collision", "import_objects",
+                     "vertex_colors", "merge"):
+            layout.prop(self, name)
+        if self.merge_mode() != self.merge:
+            layout.label(text="Objects per tile: collision objects are tile children",
+                         icon="INFO")
 
     def execute(self, context):
         from .import_eng import import_eng
+        merge = self.merge_mode()
         for path in self.paths():
             try:
                 lvl = wadkit.eng.open(path)
                 notes = []
                 coll = import_eng(context, lvl, collision=self.import_collision,
                                   objects=self.import_objects,
-                                  vertex_colors=self.vertex_colors, merge=self.merge,
+                                  vertex_colors=self.vertex_colors, merge=merge,
                                   notes=notes, show_collision=self.show_collision)
             except (wadkit.WadError, OSError) as e:
                 return _fail(self, e)

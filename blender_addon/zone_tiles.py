@@ -154,6 +154,15 @@ def _list(ts) -> str:
     return ", ".join(map(str, ts[:10])) + (f" and {len(ts) - 10} more" if len(ts) > 10 else "")
 
 
+def zone_tiles(root) -> list:
+    """Every tile the zone objects of root hold."""
+    out = set()
+    for ob in level_objects(root):
+        if PROP_ZONE in ob:
+            out.update(np.unique(face_tiles(ob.data)).tolist())
+    return sorted(out)
+
+
 def chosen_tiles(context) -> list:
     """The tiles the operator works on: those of the selected faces of
     zone objects in Edit Mode (which is left for Object Mode), else those

@@ -31,8 +31,6 @@ def main(outdir):
     bpy.ops.import_scene.wadkit_eng(filepath=eng)
     print(f"{eng}: imported into Blender {bpy.app.version_string}: "
           f"{len(bpy.data.objects)} objects, {len(bpy.data.materials)} materials")
-    layer = bpy.context.view_layer.layer_collection.children["sample_eng"]
-    layer.children["sample_eng Collision"].exclude = True
     out = os.path.join(outdir, "sample_eng_export.wad")
     bpy.ops.export_scene.wadkit_eng(filepath=out)
     same = filecmp.cmp(eng, out, shallow=False)
@@ -69,4 +67,11 @@ def main(outdir):
 
 
 if __name__ == "__main__":
-    main(sys.argv[1] if len(sys.argv) > 1 else "build/demo")
+    try:
+        main(sys.argv[1] if len(sys.argv) > 1 else "build/demo")
+    except BaseException:
+        import traceback
+        traceback.print_exc()
+        sys.stdout.flush()
+        sys.stderr.flush()
+        os._exit(1)        # never hang in bpy's exit handlers on a failure

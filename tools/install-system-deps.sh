@@ -1,12 +1,14 @@
 #!/bin/sh
 # Install the Debian packages a make target needs, if any is missing.
-#   tools/install-system-deps.sh [build] [fuzz] [valgrind] [blender]
+#   tools/install-system-deps.sh [build] [fuzz] [valgrind] [blender] [ui-screenshots]
 # (no argument: build). Each target names only what it needs:
 #   build     the extension: GLib (static archive), pkg-config, gcc (its
 #             ASan/UBSan runtimes are what `make sanitize` preloads)
 #   fuzz      libFuzzer harnesses: clang 14 and its sanitizer runtimes
 #   valgrind  `make valgrind`
 #   blender   the X11/GL libraries the bpy wheels link (make test-blender, demo)
+#   ui-screenshots  Debian's Blender program and a virtual X server
+#             (make ui-screenshots; not part of make test)
 # A no-op when everything is there. As root it apt-get installs what is
 # missing; otherwise it names the packages to install and fails.
 set -eu
@@ -18,6 +20,7 @@ for target in "$@"; do
         fuzz) PKGS="$PKGS clang libclang-rt-14-dev" ;;
         valgrind) PKGS="$PKGS valgrind" ;;
         blender) PKGS="$PKGS libx11-6 libxrender1 libxfixes3 libxi6 libxkbcommon0 libsm6 libgl1 libxext6" ;;
+        ui-screenshots) PKGS="$PKGS blender xvfb xauth python3-numpy" ;;
         *) echo "install-system-deps.sh: unknown target '$target'" >&2; exit 2 ;;
     esac
 done

@@ -29,11 +29,14 @@ BUILD_COLLISION = False
 
 
 def load(path: str, **kw):
-    """Import path; these tests edit collision objects, so they are made
-    now unless kw says otherwise (the default import makes them on demand:
-    test_collision_on_demand.py), or built after it (BUILD_COLLISION)."""
+    """Import path one object per tile unless kw says otherwise (the
+    default import is per zone: test_eng_import_default.py); these tests
+    edit collision objects, so they are made now unless kw says otherwise
+    (the default import makes them on demand: test_collision_on_demand.py),
+    or built after it (BUILD_COLLISION)."""
     build = BUILD_COLLISION and "import_collision" not in kw
     kw.setdefault("import_collision", not build)
+    kw.setdefault("merge", "TILE")
     assert bpy.ops.import_scene.wadkit_eng(filepath=path, **kw) == {"FINISHED"}
     if build:
         for o in bpy.context.view_layer.objects:

@@ -158,11 +158,41 @@ def test_built_collision_is_exported_as_the_imports(scene, terr, tmp_path):
     assert any("no collision object (deleted?)" in n and ob.name in n for n in notes), notes
 
 
-def test_build_needs_a_tile_level(scene, terr):
-    path, _ = terr
-    load(path, import_collision=False, merge="ZONE")
-    with pytest.raises(RuntimeError, match="per-zone import has no tile objects"):
-        bpy.ops.wadkit.eng_build_collision()
+def test_build_on_a_per_zone_import_makes_the_tile_objects_first(scene, terr, tmp_path):
+    """Per zone (the default import): the selected zone object's tiles
+    become tile objects with their collision children, the other zones
+    stay; nothing selected: every tile. Unchanged, the export keeps the
+    bytes; a tile edited in its zone mesh is refused by name."""
+    from editing import face_tiles, zone_objects
+    path, wad = terr
+    coll = load(path, import_collision=False, merge="ZONE")
+    zones = sorted(zone_objects(coll), key=lambda o: len(o.data.polygons))
+    first, rest = zones[-1], zones[:-1]
+    tiles = set(np.unique(face_tiles(first)).tolist())
+    build(first)
+    made = [o for o in coll.objects if "wadkit_tile" in o]
+    assert {o["wadkit_tile"] for o in made} == tiles
+    children = [o for o in bpy.data.objects if "wadkit_collision" in o]
+    assert children and {c.parent for c in children} <= set(made)
+    assert sorted(o.name for o in zone_objects(coll)) == sorted(o.name for o in rest)
+    assert export(tmp_path / "a.wad") == ("unchanged", [])
+    assert (tmp_path / "a.wad").read_bytes() == wad
+    # an edited zone tile is refused (Make tile objects would lose the edit)
+    ob = rest[0]
+    z0 = ob.data.vertices[0].co.z
+    ob.data.vertices[0].co.z += 0.25
+    ob.data.update()
+    t = int(face_tiles(ob)[[p.index for p in ob.data.polygons
+                             if 0 in p.vertices][0]])
+    with pytest.raises(RuntimeError, match=f"^Error: terr: tile\\(s\\) {t}\\b.*edited"):
+        build()
+    ob.data.vertices[0].co.z = z0
+    ob.data.update()
+    build()
+    assert zone_objects(coll) == []
+    assert len([o for o in coll.objects if "wadkit_tile" in o]) == \
+        len(np.unique(wadkit.eng.open(path).world_mesh()["tile"]))
+    assert export(tmp_path / "b.wad") == ("unchanged", [])
 
 
 def test_show_collision_makes_them_now(scene, terr):

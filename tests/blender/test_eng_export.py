@@ -36,7 +36,7 @@ def test_unchanged_realistic_level_exports_byte_identical(scene, tmp_path, reali
 
 
 def test_moved_vertex_reimports_moved(scene, small, tmp_path):
-    bpy.ops.import_scene.wadkit_eng(filepath=small)
+    bpy.ops.import_scene.wadkit_eng(filepath=small, merge="TILE")
     ob = bpy.data.objects["small tile 1"]          # the upright triangle
     me = ob.data
     bpy.context.view_layer.update()
@@ -69,7 +69,7 @@ def test_moved_vertex_reimports_moved(scene, small, tmp_path):
 
 
 def test_limit_error_is_a_report_and_nothing_is_written(scene, small, tmp_path):
-    bpy.ops.import_scene.wadkit_eng(filepath=small)
+    bpy.ops.import_scene.wadkit_eng(filepath=small, merge="TILE")
     ob = bpy.data.objects["small tile 2"]
     ob.data.vertices[0].co.x += 1.0e6            # beyond the 20.12 fixed-point range
     out = tmp_path / "limit.wad"

@@ -48,7 +48,7 @@ def world_positions(ob):
 
 
 def test_small_level(scene, small):
-    assert bpy.ops.import_scene.wadkit_eng(filepath=small) == {"FINISHED"}
+    assert bpy.ops.import_scene.wadkit_eng(filepath=small, merge="TILE") == {"FINISHED"}
     lvl = wadkit.eng.open(small)
     wm = lvl.world_mesh()
     root = bpy.data.collections["small"]
@@ -110,7 +110,7 @@ def test_small_level_collision(scene, small, made):
     if made == "import":
         bpy.ops.import_scene.wadkit_eng(filepath=small, import_collision=True)
     else:
-        bpy.ops.import_scene.wadkit_eng(filepath=small)
+        bpy.ops.import_scene.wadkit_eng(filepath=small, merge="TILE")
         assert "small Collision" not in bpy.data.collections
         assert not [o for o in bpy.data.objects if "wadkit_collision" in o]
         assert bpy.ops.wadkit.eng_build_collision() == {"FINISHED"}

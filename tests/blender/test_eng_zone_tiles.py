@@ -180,13 +180,6 @@ def test_build_collision_on_made_tiles(scene, terr, tmp_path):
     assert b["height"] == pytest.approx(a["height"] + 0.5, abs=2e-3)
 
 
-def test_build_collision_without_tile_objects_is_refused(scene, terr):
-    load(terr[0], merge="ZONE", import_collision=False)
-    select()
-    with pytest.raises(RuntimeError, match="make tile objects"):
-        bpy.ops.wadkit.eng_build_collision()
-
-
 def test_an_edited_tile_is_refused(scene, terr):
     """A tile whose zone faces were edited cannot be made into an object:
     the edit would be lost; nothing changes."""

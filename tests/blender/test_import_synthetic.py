@@ -22,7 +22,7 @@ def world_of(ob):
 
 
 def test_tiles_become_placed_objects(scene):
-    coll = import_eng(bpy.context, synthetic.level(), name="lvl")
+    coll = import_eng(bpy.context, synthetic.level(), name="lvl", merge="TILE")
     tiles = sorted((o for o in coll.objects), key=lambda o: o["wadkit_tile"])
     assert [o.name for o in tiles] == ["lvl tile 0", "lvl tile 1"]
     # the degenerate triangle (4,4,5) is dropped
@@ -44,7 +44,7 @@ def test_tiles_become_placed_objects(scene):
 def test_uvs_colours_and_face_attributes(scene):
     lvl = synthetic.level()
     wm = lvl.world_mesh()
-    coll = import_eng(bpy.context, lvl, name="lvl")
+    coll = import_eng(bpy.context, lvl, name="lvl", merge="TILE")
     me = bpy.data.objects["lvl tile 0"].data
     uv = np.empty(len(me.loops) * 2, np.float32)
     me.uv_layers["UVMap"].data.foreach_get("uv", uv)
@@ -78,7 +78,7 @@ def test_uvs_colours_and_face_attributes(scene):
 
 
 def test_materials_and_images(scene):
-    import_eng(bpy.context, synthetic.level(), name="lvl")
+    import_eng(bpy.context, synthetic.level(), name="lvl", merge="TILE")
     mats = {m.name: m for m in bpy.data.materials}
     # one per (page, blend, flat colour): page 0 opaque, page 1 blend 2, flat ff8000
     assert set(mats) == {"lvl page 00 b0", "lvl page 01 b2", "lvl flat ff8000 b0"}
