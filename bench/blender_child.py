@@ -149,7 +149,7 @@ def main(rounds: int, wad_path: str, workdir: str) -> None:
             filepath=out_wad)))
         empty()
         res["import_coll"].append(timed(lambda: bpy.ops.import_scene.wadkit_eng(
-            filepath=wad_path, import_collision=True)))
+            filepath=wad_path, merge="TILE", import_collision=True)))
         empty()
         res["import"].append(timed(lambda: bpy.ops.import_scene.wadkit_eng(filepath=wad_path)))
         n_default = len(bpy.data.objects)

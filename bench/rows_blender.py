@@ -99,7 +99,7 @@ def rows(rounds: int, quick: bool, workdir: str) -> list[Row]:
                  "objects: Build collision makes them); the default before "
                  "2026-12-04; the export rows below run on this scene").judge(),
         Row("Blender import with collision objects vs obj_import",
-            "import_scene.wadkit_eng(import_collision=True)", "wm.obj_import",
+            "import_scene.wadkit_eng(merge='TILE', import_collision=True)", "wm.obj_import",
             r["import_coll"], r["obj_import"], ratio=r["import_coll"] / r["obj_import"],
             kind="report", note="an object and a collision child per tile made at once (the "
                                 "Collision "

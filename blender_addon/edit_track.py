@@ -47,7 +47,7 @@ from bpy.app.handlers import persistent
 
 from .materials_map import PROP_ENTRIES, PROP_GROUND
 from .export_batch import segment_any
-from .mesh_build import ranges, starts
+
 
 FAST = bpy.app.version >= (4, 0, 0)
 
@@ -285,57 +285,75 @@ def materials_as_imported(s: Imported) -> bool:
     return True
 
 
-def _runs(a: np.ndarray, first: np.ndarray, counts: np.ndarray) -> np.ndarray:
-    """a[ranges(first, counts)]: one run (the RC2 terrain, its collision)
-    as a slice, not gathered."""
-    if len(counts) == 1:
-        return a[int(first[0]):int(first[0]) + int(counts[0])]
-    return a[ranges(first, counts)]
-
-
 def unchanged(rec: MeshRecord | None, meshes, props: np.ndarray, users) -> np.ndarray:
     """(G,) bool: the meshes (of `meshes`) this session can vouch for, by
     the rule of this module's docstring (users[g]: the level's objects
     showing mesh g; props (G,P) as recorded). Material slots are not
     compared: changing them tags the mesh (tests/blender/test_edit_track.py)."""
+    return vouched(rec, meshes, props, users)[0]
+
+
+def vouched(rec: MeshRecord | None, meshes, props: np.ndarray, users):
+    """unchanged(), and (G,) the record's row of each mesh (-1: none)."""
     g = len(meshes)
     out = np.zeros(g, bool)
     if rec is None or not g:
-        return out
+        return out, np.full(g, -1, np.int64)
     index = rec.index
-    k = np.array([index.get(me.session_uid, -1) for me in meshes], np.int64)
+    uids = [me.session_uid for me in meshes]
+    k = np.array([index.get(u, -1) for u in uids], np.int64)
     props = np.asarray(props, np.int64).reshape(g, -1)
     cand = (k >= 0) & (props == rec.props[np.maximum(k, 0)]).all(axis=1)
     quiet = rec.epoch == _mesh_tags          # no mesh tagged since the record
     for i in np.flatnonzero(cand).tolist():
-        cand[i] = meshes[i].session_uid not in _dirty and (
+        cand[i] = uids[i] not in _dirty and (
             quiet or any(ob.visible_get() for ob in users[i]))
     idx = np.flatnonzero(cand)
     if not len(idx):
-        return out
-    sub = [meshes[i] for i in idx.tolist()]
+        return out, k
     kk = k[idx]
-    counts = np.array([(len(me.vertices), len(me.loops), len(me.polygons)) for me in sub],
-                      np.int64).reshape(-1, 3)
-    ok = (counts == rec.counts[kk]).all(axis=1)
-    if rec.names:
-        ok &= (present(sub, rec.names) == rec.present[kk]).all(axis=1)
-    # corners and face starts of the candidates, back to back, in one compare
-    nl = np.where(ok, counts[:, 1], 0)
-    # the face starts of a mesh of triangles only cannot change while its
-    # counts do not (every face needs three corners): read for the others
-    nf = np.where(ok & (counts[:, 1] != 3 * counts[:, 2]), counts[:, 2], 0)
-    ls_, fs_ = starts(nl), starts(nf)
-    cv = np.empty(int(ls_[-1]), np.int32)
-    lsb = np.empty(int(fs_[-1]), np.int32)
-    get_cv = _corner_getter()
-    for j, me in enumerate(sub):
-        l0, l1, f0, f1 = ls_[j], ls_[j + 1], fs_[j], fs_[j + 1]
-        if l1 > l0:
-            get_cv(me, cv[l0:l1])
-        if f1 > f0:
-            me.polygons.foreach_get("loop_start", lsb[f0:f1])
-    ok &= ~segment_any(cv != _runs(rec.corner_vert, rec.l_start[kk], nl), ls_)
-    ok &= ~segment_any(lsb != _runs(rec.loop_start, rec.f_start[kk], nf), fs_)
+    # the candidates' corners and face starts are read where the record has
+    # them (a mesh whose counts or names differ is not read): one pass per
+    # mesh, its attributes looked up once
+    want = rec.counts[kk].tolist()
+    names = rec.names
+    has = rec.present[kk].tolist()
+    l0s = rec.l_start[kk].tolist()
+    f0s = rec.f_start[kk].tolist()
+    cv = np.empty(len(rec.corner_vert), np.int32)
+    lsb = np.empty(len(rec.loop_start), np.int32)
+    read_l = np.zeros(len(rec.corner_vert), bool)
+    read_f = np.zeros(len(rec.loop_start), bool)
+    ok = np.zeros(len(idx), bool)
+    fast = FAST
+    for j, i in enumerate(idx.tolist()):
+        me = meshes[i]
+        nv, nl, nf = want[j]
+        if len(me.vertices) != nv or len(me.loops) != nl or len(me.polygons) != nf:
+            continue
+        at = me.attributes
+        if names and [n in at for n in names] != has[j]:
+            continue
+        if nl:
+            l0 = l0s[j]
+            if fast:
+                at[".corner_vert"].data.foreach_get("value", cv[l0:l0 + nl])
+            else:
+                me.loops.foreach_get("vertex_index", cv[l0:l0 + nl])
+            read_l[l0:l0 + nl] = True
+        # the face starts of a mesh of triangles only cannot change while its
+        # counts do not (every face needs three corners): read for the others
+        if nf and nl != 3 * nf:
+            f0 = f0s[j]
+            me.polygons.foreach_get("loop_start", lsb[f0:f0 + nf])
+            read_f[f0:f0 + nf] = True
+        ok[j] = True
+    if ok.any():
+        # differences, by the record's rows, in one compare
+        bad_l = read_l & (cv != rec.corner_vert)
+        bad_f = read_f & (lsb != rec.loop_start)
+        if bad_l.any() or bad_f.any():
+            bad = segment_any(bad_l, rec.l_start) | segment_any(bad_f, rec.f_start)
+            ok &= ~bad[kk]
     out[idx] = ok
-    return out
+    return out, k

@@ -34,6 +34,28 @@ class CollisionRef:
         self.left_out = left_out          # records without corners (not in the scene)
 
 
+def _tile_arrays(tiles):
+    """What Base holds of lvl.tiles: each tile's model, rotation, position
+    (file and Blender space), colour bytes with each tile's start and set
+    count, and the first tile of each model."""
+    tile_model = np.asarray(tiles.model, np.int64)
+    position = np.asarray(tiles.position, np.float32).reshape(-1, 3)
+    out = [tile_model, np.asarray(tiles.rotation, np.int64), position,
+           convert.to_blender(position),                          # Blender space
+           np.asarray(tiles.colors, np.uint8).reshape(-1, 4),
+           np.asarray(tiles.color_start, np.int64), np.asarray(tiles.color_sets, np.int64)]
+    for a in out:
+        a.setflags(write=False)
+    tm = tile_model.tolist()
+    return (*out, dict(zip(reversed(tm), range(len(tm) - 1, -1, -1))))
+
+
+def base_cache(lvl, models, wm) -> dict:
+    """What an import leaves with its session for Base (its own parse of
+    the base file: models, world mesh, tile arrays)."""
+    return {"models": models, "wm": wm, "tiles": _tile_arrays(lvl.tiles)}
+
+
 class Base:
     def __init__(self, lvl, cache: dict | None = None):
         """cache: where the parsed models and world mesh of this base file
@@ -43,20 +65,14 @@ class Base:
         made from, so they are still the file's."""
         self.lvl = lvl
         self._cache = {} if cache is None else cache
-        self.tiles = lvl.tiles
-        self.n_tiles = len(self.tiles.model)
-        self.tile_model = np.asarray(self.tiles.model, np.int64)
-        self.rotation = np.asarray(self.tiles.rotation, np.int64)
-        self.position = np.asarray(self.tiles.position, np.float32).reshape(-1, 3)
-        self.location = convert.to_blender(self.position)         # Blender space
         self._render: dict[int, RenderRef] = {}
         self._coll: dict[int, CollisionRef] = {}
-        self.color_bytes = np.asarray(self.tiles.colors, np.uint8).reshape(-1, 4)
-        self.color_start = np.asarray(self.tiles.color_start, np.int64)
-        self.color_sets = np.asarray(self.tiles.color_sets, np.int64)
-        # the first tile of each model
-        tm = self.tile_model.tolist()
-        self._tile_of_model = dict(zip(reversed(tm), range(len(tm) - 1, -1, -1)))
+        t = self._cache.get("tiles")
+        if t is None:                     # read-only: shared with later exports
+            t = self._cache["tiles"] = _tile_arrays(lvl.tiles)
+        (self.tile_model, self.rotation, self.position, self.location, self.color_bytes,
+         self.color_start, self.color_sets, self._tile_of_model) = t
+        self.n_tiles = len(self.tile_model)
 
     @property
     def models(self):

@@ -37,13 +37,12 @@ def render_changes(base, meshes, textures, track=None):
     trusted = np.zeros(g, bool)
     if track is not None:
         rec, users = track
-        trusted = edit_track.unchanged(rec, meshes, np.stack([model, rep], axis=1), users)
+        trusted, row = edit_track.vouched(rec, meshes, np.stack([model, rep], axis=1), users)
     changed = np.zeros(g, bool)
     colors_changed = np.zeros(g, bool)
     has_col = np.zeros(g, bool)
     if trusted.any():
-        k = np.array([rec.index[meshes[i].session_uid] for i in np.flatnonzero(trusted)])
-        has_col[trusted] = rec.has_color[k]
+        has_col[trusted] = rec.has_color[row[trusted]]
     rest = np.flatnonzero(~trusted)
     if len(rest):
         sub = _read_changes(base, [meshes[i] for i in rest.tolist()], textures,

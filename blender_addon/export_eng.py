@@ -55,16 +55,19 @@ class _Scan:
         self.orphans = []
         self.children: dict[int, list] = {}      # object pointer -> collision children
         obs, mats = level_objects(coll, matrices=True)
-        here = {ob.as_pointer() for ob in obs}
+        here = None                     # the objects' pointers, once a child needs them
         tile_rows, new_rows = [], []
         for i, ob in enumerate(obs):
-            if PROP_OBJECT in ob and ob.type in ("MESH", "ARMATURE"):
-                if ob.type == "MESH":
+            kind = ob.type
+            if PROP_OBJECT in ob and kind in ("MESH", "ARMATURE"):
+                if kind == "MESH":
                     self.stpc.append(ob)      # STPC armatures: shown with their model
-            elif ob.type != "MESH":
-                self.skipped.append((ob.name, f"a {ob.type.lower()} object, not a mesh"))
-            elif is_collision(ob):
+            elif kind != "MESH":
+                self.skipped.append((ob.name, f"a {kind.lower()} object, not a mesh"))
+            elif is_collision(ob, kind):
                 parent = ob.parent
+                if parent is not None and here is None:
+                    here = {o.as_pointer() for o in obs}
                 if parent is None or parent.as_pointer() not in here:
                     self.orphans.append(ob.name)
                 else:
@@ -100,6 +103,21 @@ def export_eng(context, out_path: str, *, base_path: str | None = None,
     return p.how, p.notes
 
 
+class _Edit:
+    """lvl.edit(), made when first used: an unchanged scene makes no edit
+    (and its C side parses TRAK and MAP)."""
+
+    __slots__ = ("_lvl", "_ed")
+
+    def __init__(self, lvl):
+        self._lvl, self._ed = lvl, None
+
+    def __getattr__(self, name):
+        if self._ed is None:
+            self._ed = self._lvl.edit()
+        return getattr(self._ed, name)
+
+
 @dataclass
 class Patched:
     level: object           # the edited level, or the base level when nothing changed
@@ -131,7 +149,7 @@ def patched_level(context, coll, lvl, opts: Options | None = None) -> Patched:
         text.prepare(scan.tiles + scan.zones + scan.new + scan.stpc)
     except Refused as e:
         raise ExportError(str(e)) from e
-    ed = lvl.edit()
+    ed = _Edit(lvl)
     names_of_tile: dict[int, str] = {}
     calls = []
 

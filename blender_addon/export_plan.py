@@ -36,16 +36,16 @@ def _key_matrix(m: np.ndarray) -> bytes:
 
 
 def _meshes_of(obs):
-    """({mesh pointer: index}, the meshes of obs in first-use order, the
-    objects of obs showing each, the index of each object's mesh)."""
-    ix: dict[int, int] = {}
+    """({mesh: index}, the meshes of obs in first-use order, the objects of
+    obs showing each, the index of each object's mesh). A mesh is its own
+    key (bpy hashes and compares an ID by its pointer)."""
+    ix: dict = {}
     meshes, users, of_ob = [], [], []
     for ob in obs:
         me = ob.data
-        k = me.as_pointer()
-        g = ix.get(k)
+        g = ix.get(me)
         if g is None:
-            g = ix[k] = len(meshes)
+            g = ix[me] = len(meshes)
             meshes.append(me)
             users.append([ob])
         else:
@@ -189,7 +189,7 @@ class TilePlan:
             elif o.bake is not None:
                 ck = ("object", o.name)
             else:
-                c0 = cmesh_ix[ch[0].data.as_pointer()]
+                c0 = cmesh_ix[ch[0].data]
                 if len(ch) == 1 and not cchanged[c0] and _at_parent(ch[0]):
                     ck = ("base", int(cmodel[c0]))
                 else:

@@ -146,9 +146,8 @@ def level_objects(coll, matrices: bool = False):
             objs.foreach_get("matrix_world", flat)
             flats.append(flat)
         for j, ob in enumerate(objs):
-            p = ob.as_pointer()
-            if p not in seen:
-                seen.add(p)
+            if ob not in seen:          # bpy hashes and compares an ID by its pointer
+                seen.add(ob)
                 out.append(ob)
                 rows.append(k + j)
         k += len(objs)

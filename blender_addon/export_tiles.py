@@ -134,10 +134,11 @@ def collision_arrays(children, meshes: Meshes, outer, triangulate: bool,
             np.concatenate(mats).astype(np.uint8))
 
 
-def is_collision(ob) -> bool:
+def is_collision(ob, kind: str | None = None) -> bool:
     """A collision object: made by the import (wadkit_collision), or a mesh
-    the user named so ("... collision ...")."""
-    return ob.type == "MESH" and (PROP_COLLISION in ob or "collision" in ob.name.lower())
+    the user named so ("... collision ..."). kind: ob.type, when read."""
+    return ((ob.type if kind is None else kind) == "MESH"
+            and (PROP_COLLISION in ob or "collision" in ob.name.lower()))
 
 
 def collision_children(ob):

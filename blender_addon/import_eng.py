@@ -21,6 +21,7 @@ from .import_collision import (PROP_MARKS, child_name, child_tiles, collision_me
                                setup_children)
 from .import_eng_objects import import_objects
 from .eng_materials import PROP_PAGE
+from .export_base import base_cache
 from .edit_track import MeshRecord
 from .import_tiles import (ATTR_FLAGS, ATTR_TEXTURE, PROP_COLOR_TILE, PROP_MODEL, TileLayout,
                            mesh_names, place_objects, tile_mesh_arrays)
@@ -250,12 +251,12 @@ def _import(context, lvl, created, name, collision, objects, vertex_colors, merg
     if path and merge == "ZONE":
         imported = edit_track.Imported(path, None, None, created.of_kind("materials"))
         imported.extra["zones"] = zrec
-        imported.extra["eng_base"] = {"models": models, "wm": wm}
+        imported.extra["eng_base"] = base_cache(lvl, models, wm)
         edit_track.remember(context, root, imported)
     elif path:
         imported = edit_track.Imported(path, trec, crec,
                                        [m for m in created.of_kind("materials")])
         # what the export compares edited meshes with (export_base.Base)
-        imported.extra["eng_base"] = {"models": models, "wm": wm}
+        imported.extra["eng_base"] = base_cache(lvl, models, wm)
         edit_track.remember(context, root, imported)
     return root

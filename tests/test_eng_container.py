@@ -111,6 +111,23 @@ def test_map_size_quirk_read_right_and_written_back(write):
     assert struct.unpack_from("<I", out, lvl.chunks[1].offset + 4)[0] == 12
 
 
+def test_unchanged_save_of_an_odd_file_writes_its_bytes(write, tmp_path):
+    # nothing replaced: the build hands out the file's own bytes (no copy,
+    # no second parse), so every oddity the parse kept must be in them
+    data = B.wad([("INFO", B.info_payload()), ("MAP", b"\x11" * 20), ("STPC", b"\x22" * 8),
+                  ("ZZZZ", b"opaque")], map_quirk=True, length=777, trailing=b"junk!")
+    lvl = open_quiet(write("a.wad", data))
+    out = tmp_path / "b.wad"
+    lvl.save(out)
+    assert out.read_bytes() == data
+    # a replacement by the same payload is a change: the true length is written
+    lvl.replace_chunk("ZZZZ", b"opaque")
+    lvl.save(out)
+    got = out.read_bytes()
+    assert struct.unpack_from("<I", got)[0] == len(got) == len(data)
+    assert got[4:] == data[4:] and got != data
+
+
 def test_save_is_atomic_and_never_touches_source(write, tmp_path, monkeypatch):
     data = B.sample_wad()
     src = write("a.wad", data)

@@ -70,8 +70,8 @@ def main(wad: str, rounds: int) -> None:
         empty()
         runs.timed("wm.obj_import", lambda: bpy.ops.wm.obj_import(filepath=obj))
         empty()
-        runs.timed("import_scene.wadkit_eng (defaults)",
-                   lambda: bpy.ops.import_scene.wadkit_eng(filepath=wad))
+        runs.timed("import_scene.wadkit_eng (merge='TILE')",
+                   lambda: bpy.ops.import_scene.wadkit_eng(filepath=wad, merge="TILE"))
         runs.steps()
         runs.timed("wm.obj_export", lambda: bpy.ops.wm.obj_export(
             filepath=os.path.join(work, "o.obj")))

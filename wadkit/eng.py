@@ -106,7 +106,8 @@ class Level(MappedLevel, GeometryMixin, ImportMixin, EditMixin, FloorMixin):
         self._replaced[self._index(tag)] = bytes(payload)
 
     def to_bytes(self) -> bytes:
-        """The whole WAD as it would be saved (verified by parsing it again)."""
+        """The whole WAD as it would be saved (verified by parsing it again;
+        with no chunk replaced it is the file's own bytes)."""
         return self._wad.build(self._replaced or None)
 
     def save(self, path: str | os.PathLike) -> None:

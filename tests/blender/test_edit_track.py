@@ -17,7 +17,7 @@ import pytest
 
 import wadkit
 from blender_addon import edit_track, export_compare
-from editing import collision_child, export, load, tile_object
+from editing import collision_child, export, load, terrain, tile_object
 from mesh_edits import bmesh_move, nudge
 
 pytestmark = pytest.mark.every_blender
@@ -258,12 +258,11 @@ def test_excluded_collision_edit_after_a_rearm_is_written(scene, small, tmp_path
     assert reads["collision"] == [_n_collision_meshes()] * 2
 
 
-def test_run_helpers_agree_with_their_definitions():
-    """segment_any (any flag per run, by the flags set) and _runs (a slice
-    for one run) against what they stand for: a sum of the flags per run,
-    and a gather of aranges (mesh_build.ranges)."""
+def test_segment_any_agrees_with_its_definition():
+    """segment_any (any flag per run, by the flags set) against what it
+    stands for: a sum of the flags per run."""
     from blender_addon.export_batch import segment_any
-    from blender_addon.mesh_build import ranges, starts
+    from blender_addon.mesh_build import starts
     rng = np.random.default_rng(7)
     for g in (0, 1, 2, 9, 40):
         counts = rng.integers(0, 6, g) * (rng.random(g) < 0.7)     # some runs empty
@@ -272,7 +271,33 @@ def test_run_helpers_agree_with_their_definitions():
             flags = rng.random(int(st[-1])) < density
             want = np.array([flags[st[k]:st[k + 1]].sum() > 0 for k in range(g)], bool)
             np.testing.assert_array_equal(segment_any(flags, st), want)
-        a = rng.integers(0, 99, 200).astype(np.int32)
-        first = rng.integers(0, 100, g)
-        c = np.minimum(counts, 200 - first)
-        np.testing.assert_array_equal(edit_track._runs(a, first, c), a[ranges(first, c)])
+
+
+def test_check_blames_each_untagged_edit_on_its_own_mesh(scene, tmp_path):
+    """The check reads each mesh's corners (and face starts) into the
+    record's layout: edits Blender does not tag (a loop's vertex, a face's
+    corners, a renamed attribute) make those meshes, and only those,
+    untrusted, in whatever order the meshes are asked about."""
+    path, _ = terrain(tmp_path)
+    coll = load(path)
+    s = edit_track.session_for(coll, path)
+    by_uid = {me.session_uid: me for me in bpy.data.meshes}
+    users = {}
+    for ob in bpy.data.objects:
+        if ob.type == "MESH":
+            users.setdefault(ob.data.session_uid, []).append(ob)
+    for rec, kind in ((s.tiles, "tiles"), (s.collision, "collision")):
+        # the record's meshes, last first (the record's rows reversed)
+        meshes = [by_uid[u] for u in sorted(rec.index, key=rec.index.get, reverse=True)]
+        props = rec.props[[rec.index[me.session_uid] for me in meshes]]
+        ask = lambda: edit_track.unchanged(rec, meshes, props,  # noqa: E731
+                                           [users[me.session_uid] for me in meshes])
+        assert len(meshes) > 8 and ask().all(), kind
+        a, b = meshes[2], meshes[6]
+        EDITS["loop vertex_index"](a)
+        if kind == "tiles":
+            b.attributes["wadkit_face_flags"].name = "renamed"
+        else:
+            EDITS["polygon vertices"](b)
+        edited = {a.session_uid, b.session_uid}
+        assert ask().tolist() == [me.session_uid not in edited for me in meshes], kind

@@ -224,6 +224,32 @@ wk_eng_wad_payload (const WkEngWad *wad, guint i, gsize *size)
   return (const guint8 *) g_bytes_get_data (wad->bytes, NULL) + c->offset + 8;
 }
 
+/* The parse lays the chunks back to back from offset 4, each header's tag
+ * and size field as stored; checked here all the same, since the shortcut
+ * below hands out the input as the build's result. */
+static gboolean
+laid_back_to_back (const WkEngWad *wad)
+{
+  gsize pos = 4;
+  for (guint i = 0; i < wad->chunks->len; i++)
+    {
+      const WkEngChunk *c = &g_array_index (wad->chunks, WkEngChunk, i);
+      if (c->offset != pos)
+        return FALSE;
+      pos = c->offset + 8 + c->size;
+    }
+  return pos == wad->end;
+}
+
+static gboolean
+any_replacement (const WkEngWad *wad, GBytes *const *replacements)
+{
+  for (guint i = 0; replacements && i < wad->chunks->len; i++)
+    if (replacements[i])
+      return TRUE;
+  return FALSE;
+}
+
 GBytes *
 wk_eng_wad_build (const WkEngWad *wad, GBytes *const *replacements,
                   GError **error)
@@ -231,6 +257,9 @@ wk_eng_wad_build (const WkEngWad *wad, GBytes *const *replacements,
   gsize in_size = 0;
   const guint8 *in = g_bytes_get_data (wad->bytes, &in_size);
   gboolean changed = FALSE;
+  /* Nothing replaced: the file rebuilt is the input itself (no copy). */
+  if (!any_replacement (wad, replacements) && laid_back_to_back (wad))
+    return g_bytes_ref (wad->bytes);
   GByteArray *out = g_byte_array_sized_new ((guint) MIN (in_size, G_MAXUINT));
 
   wk_put_u32 (out, wad->declared_length);
@@ -301,8 +330,8 @@ wk_eng_wad_build_checked (const WkEngWad *wad, GBytes *const *replacements,
                           GError **error)
 {
   GBytes *out = wk_eng_wad_build (wad, replacements, error);
-  if (out == NULL)
-    return NULL;
+  if (out == NULL || out == wad->bytes)
+    return out;     /* the input as it is: it was parsed into wad already */
   g_autoptr (GError) parse_error = NULL;
   g_autofree gchar *why = NULL;
   WkEngWad *check = wk_eng_wad_parse (out, &parse_error);

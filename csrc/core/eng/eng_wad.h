@@ -44,14 +44,16 @@ const guint8 *wk_eng_wad_payload (const WkEngWad *wad, guint i, gsize *size);
 
 /* Rebuild the file. replacements has one entry per chunk (or is NULL):
  * NULL keeps that chunk's payload. With no replacement the result is the
- * input, byte for byte (declared length, MAP quirk and trailing bytes kept);
- * otherwise the total length is recomputed. */
+ * input, byte for byte (declared length, MAP quirk and trailing bytes kept):
+ * a new reference to wad->bytes itself, not a copy; otherwise the total
+ * length is recomputed. */
 GBytes *wk_eng_wad_build (const WkEngWad *wad, GBytes *const *replacements,
                           GError **error);
 
 /* wk_eng_wad_build, then parse the result again: what is written must read
- * back as the same chunks with the same payloads, else WK_ERROR_LIMIT. Use
- * this for anything that goes to disk. */
+ * back as the same chunks with the same payloads, else WK_ERROR_LIMIT (not
+ * parsed again when nothing was replaced: the result is wad's own bytes,
+ * which read as wad). Use this for anything that goes to disk. */
 GBytes *wk_eng_wad_build_checked (const WkEngWad *wad,
                                   GBytes *const *replacements, GError **error);
 
