@@ -36,7 +36,13 @@ and either an object of the level that shows it is visible and Blender has
 not reported the mesh since the import, or (shown by no visible object)
 no evaluation since the record had any mesh tagged. Every other mesh is
 read whole and compared with the base level; when that finds every mesh
-of a record unchanged, the record counts from then on (`rearm`)."""
+of a record unchanged, the record counts from then on (`rearm`).
+
+A Blender without `ID.session_uid` (3.4, which is below the add-on's
+declared 3.6, has none; [assumed] that some 3.x between may lack it too)
+tracks nothing: every export reads every mesh whole (correct, slower);
+`uid()` stands in the IDs' addresses for the keys that live only through
+one call."""
 from __future__ import annotations
 
 import os
@@ -50,6 +56,12 @@ from .export_batch import segment_any
 
 
 FAST = bpy.app.version >= (4, 0, 0)
+HAS_UID = "session_uid" in bpy.types.ID.bl_rna.properties
+
+
+def uid(idb) -> int:
+    """The ID's session_uid, or (a Blender without it) its address."""
+    return idb.session_uid if HAS_UID else idb.as_pointer()
 
 _dirty: set[int] = set()        # session_uid of meshes Blender evaluated since their import
 _sessions: dict[int, "Imported"] = {}    # level collection session_uid -> what it made
@@ -67,7 +79,7 @@ def _on_update(_scene, depsgraph):
         _mesh_tags += 1
     for u in depsgraph.updates:
         if u.is_updated_geometry and isinstance(u.id, bpy.types.Mesh):
-            _dirty.add(u.id.original.session_uid)
+            _dirty.add(uid(u.id.original))
 
 
 def _handlers():
@@ -75,7 +87,7 @@ def _handlers():
 
 
 def register() -> None:
-    if _on_update not in _handlers():
+    if HAS_UID and _on_update not in _handlers():
         _handlers().append(_on_update)
 
 
@@ -114,7 +126,7 @@ class MeshRecord:
     def __init__(self, meshes, props, corner_vert: np.ndarray, l_start: np.ndarray,
                  loop_start: np.ndarray, f_start: np.ndarray, has_color=None,
                  names: tuple = ()):
-        self.index = {me.session_uid: k for k, me in enumerate(meshes)}
+        self.index = {uid(me): k for k, me in enumerate(meshes)}
         self.counts = np.array([(len(me.vertices), len(me.loops), len(me.polygons))
                                 for me in meshes], np.int64).reshape(-1, 3)
         self.props = np.asarray(props, np.int64).reshape(len(meshes), -1)
@@ -250,7 +262,7 @@ def remember(context, root, imported: Imported) -> None:
         if isinstance(rec, MeshRecord):       # extra: ENG zone meshes ("zones")
             _dirty.difference_update(rec.index)
             rec.epoch = _mesh_tags
-    _sessions[root.session_uid] = imported
+    _sessions[uid(root)] = imported
 
 
 def rearm(rec: MeshRecord | None, meshes, unchanged: np.ndarray, epoch: int) -> None:
@@ -261,7 +273,7 @@ def rearm(rec: MeshRecord | None, meshes, unchanged: np.ndarray, epoch: int) -> 
     moves mesh_tags() on)."""
     if rec is None or not len(meshes) or not np.all(unchanged):
         return
-    if {me.session_uid for me in meshes} >= rec.index.keys():
+    if {uid(me) for me in meshes} >= rec.index.keys():
         rec.epoch = epoch
         _dirty.difference_update(rec.index)
 
@@ -269,8 +281,8 @@ def rearm(rec: MeshRecord | None, meshes, unchanged: np.ndarray, epoch: int) -> 
 def session_for(coll, base_file) -> Imported | None:
     """The import session of this level collection, if its base file is the
     one on disk it was made from and changes were tracked all along."""
-    s = _sessions.get(coll.session_uid)
-    if s is None or not tracking() or s.key is None or _file_key(base_file) != s.key:
+    s = _sessions.get(uid(coll)) if tracking() else None
+    if s is None or s.key is None or _file_key(base_file) != s.key:
         return None
     return s
 
@@ -300,7 +312,7 @@ def vouched(rec: MeshRecord | None, meshes, props: np.ndarray, users):
     if rec is None or not g:
         return out, np.full(g, -1, np.int64)
     index = rec.index
-    uids = [me.session_uid for me in meshes]
+    uids = [uid(me) for me in meshes]
     k = np.array([index.get(u, -1) for u in uids], np.int64)
     props = np.asarray(props, np.int64).reshape(g, -1)
     cand = (k >= 0) & (props == rec.props[np.maximum(k, 0)]).all(axis=1)

@@ -78,7 +78,7 @@ class _Scan:
         self.terrain = self.collision = None
         self.instances = []
         classes = [c for c in root.children_recursive if c.get(PROP_PART) == "classes"]
-        in_classes = {ob.session_uid for c in classes for ob in c.all_objects}
+        in_classes = {edit_track.uid(ob) for c in classes for ob in c.all_objects}
         every = root.all_objects
         # len(all_objects) walks the collection on every call: counted once
         self.count = n = len(every)
@@ -91,9 +91,12 @@ class _Scan:
                  & (shows != _ENUM["instance_type"]["COLLECTION"]))
         in_cls = np.zeros(n, bool)
         if n and in_classes:     # no class objects (none decoded): no uids read
-            uids = np.empty(n, np.int32)
-            every.foreach_get("session_uid", uids)
-            in_cls = np.isin(uids, np.fromiter(in_classes, np.int32, len(in_classes)))
+            if edit_track.HAS_UID:
+                uids = np.empty(n, np.int32)
+                every.foreach_get("session_uid", uids)
+            else:
+                uids = np.array([ob.as_pointer() for ob in every], np.int64)
+            in_cls = np.isin(uids, np.fromiter(in_classes, uids.dtype, len(in_classes)))
         cache: dict = {}
         terrains, collisions = [], []
         add = self.instances.append
