@@ -181,6 +181,18 @@ class EXPORT_SCENE_OT_wadkit_eng(bpy.types.Operator, ExportHelper):
         ("keep", "Keep", "New tiles take the zone of their cell"),
         ("flat", "Flat", "Every cell zone 0, and zone 0 sees all zones")))
 
+    def draw(self, context):
+        # no property split: the file browser's sidebar is narrow, and a
+        # split cuts these labels short
+        layout = self.layout
+        layout.use_property_split = False
+        layout.label(text="Base level")
+        layout.prop(self, "base_path", text="")
+        layout.prop(self, "triangulate")
+        layout.prop(self, "floors_from_faces")
+        layout.label(text="Zones of new tiles")
+        layout.prop(self, "zones", text="")
+
     def execute(self, context):
         from .export_eng import ExportError, Options, export_eng
         opts = Options(triangulate=self.triangulate,

@@ -12,9 +12,9 @@ Not bpy as a module (the bpy wheels have no window): a Blender program,
 Debian bookworm's 3.4.1 here, the add-on enabled the legacy way from a
 scripts folder the wrapper makes (BLENDER_USER_SCRIPTS), wadkit imported
 from this tree (its cp311 extension from `make build`; Debian's Blender
-runs the system Python 3.11). Blender 3.4 has no ID.session_uid, which the
-add-on uses (its bl_info asks for 3.6): `_compat_3_4` lends one, in this
-script only, and says so.
+runs the system Python 3.11). Blender 3.4 has no ID.session_uid: the
+add-on then tracks no edits (edit_track.HAS_UID) and reads every mesh
+whole on export.
 
 The steps run from bpy.app.timers so that the window draws between them.
 What a user clicks is done so that it goes through Blender's event system
@@ -120,21 +120,11 @@ def shot(name: str, box=None, crop=False):
     STATE.setdefault("shots", []).append((name, n))
 
 
-def _compat_3_4():
-    """Blender < 3.6 has no ID.session_uid, which the add-on's edit tracking
-    keys meshes by: lend one (the ID's address: unique among the IDs alive,
-    and these IDs live through the run)."""
-    if bpy.app.version < (3, 6, 0) and not hasattr(bpy.types.ID, "session_uid"):
-        bpy.types.ID.session_uid = property(lambda self: self.as_pointer())
-        log(f"Blender {bpy.app.version_string}: ID.session_uid lent (as_pointer)")
-
-
 # -- the steps: each returns the seconds to wait before the next --
 
 def s_setup():
     import addon_utils
     from doc_pictures import write_level
-    _compat_3_4()
     mod = addon_utils.enable("blender_addon", default_set=True, handle_error=None)
     assert mod is not None, "the add-on did not enable"
     log(f"Blender {bpy.app.version_string}, add-on enabled from {mod.__file__}")

@@ -154,3 +154,26 @@ def test_the_import_dialog_says_when_collision_makes_tiles(collision, merge_set,
                                  "vertex_colors", "merge"]
     assert Fake().merge_mode() == shown
     assert bool(Fake.layout.labels) == (shown != "ZONE")
+
+
+def test_the_export_dialog_draws_every_option_unsplit(scene):
+    """Every option of the ENG export is drawn, without a property split
+    (which cut "Collision from new meshes" short in the file browser)."""
+    from blender_addon.operators import EXPORT_SCENE_OT_wadkit_eng as Op
+
+    class Layout(_Layout):
+        def prop(self, _data, name, text=None):
+            self.props.append(name)
+
+    class Fake:
+        layout = Layout()
+
+    Op.draw(Fake(), bpy.context)
+    assert Fake.layout.use_property_split is False
+    assert Fake.layout.props == ["base_path", "triangulate", "floors_from_faces", "zones"]
+    assert Fake.layout.labels == ["Base level", "Zones of new tiles"]
+    # the class's own options, the hidden ones left out
+    props = bpy.ops.export_scene.wadkit_eng.get_rna_type().properties
+    options = {p.identifier for p in props
+               if p.identifier in Op.__annotations__ and not p.is_hidden}
+    assert options == set(Fake.layout.props)
