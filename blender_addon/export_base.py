@@ -93,6 +93,18 @@ class Base:
             a.setflags(write=False)
         return wm
 
+    def kept(self, key: str, make):
+        """make()'s result, made once per base file and kept with the
+        others (read-only arrays, or tuples of them: shared with later
+        exports)."""
+        v = self._cache.get(key)
+        if v is None:
+            v = self._cache[key] = make()
+            for a in v if isinstance(v, tuple) else (v,):
+                if isinstance(a, np.ndarray):
+                    a.setflags(write=False)
+        return v
+
     @property
     def face_start(self) -> np.ndarray:
         """(N+1,) each tile's run of faces in the world mesh."""

@@ -44,6 +44,24 @@ def trusted_zones(session, zone_obs) -> set:
             if good and np.array_equal(np.array(ob.matrix_world), eye)}
 
 
+def _base_arrays(base) -> tuple:
+    """What the zone export compares with, of the base level alone: the
+    world mesh's triangles, its non-degenerate faces, each face's tile,
+    the world positions (Blender space), and each tile's run of world
+    vertices (every tile whose model has faces holds a run of its model's
+    vertices) with their starts."""
+    wm = base.wm
+    tri_all = np.asarray(wm["triangles"], np.int64)
+    keep = drop_degenerate(tri_all)
+    tile_of = np.asarray(wm["tile"], np.int64)
+    world = convert.to_blender(np.asarray(wm["positions"], np.float32))
+    nv = np.array([len(m.positions) for m in base.models], np.int64)
+    nf = np.array([len(m.triangles) for m in base.models], np.int64)
+    run = np.where(nf[base.tile_model] > 0, nv[base.tile_model], 0)
+    vstart = np.concatenate([[0], np.cumsum(run)])
+    return tri_all, keep, tile_of, world, run, vstart
+
+
 def zone_edits(ed, base, zone_obs, call, notes, resolve=None, claimed=None,
                trusted=frozenset()) -> dict:
     """Apply the zone objects' edits to ed. resolve: the texture entries of
@@ -53,17 +71,9 @@ def zone_edits(ed, base, zone_obs, call, notes, resolve=None, claimed=None,
     the counts of tiles given new geometry, recoloured, moved and deleted."""
     claimed = claimed or {}
     count = {"geometry": 0, "colors": 0, "moved": 0, "deleted": 0}
-    wm = base.wm
-    tri_all = np.asarray(wm["triangles"], np.int64)
-    keep = drop_degenerate(tri_all)
-    tile_of = np.asarray(wm["tile"], np.int64)
-    world = convert.to_blender(np.asarray(wm["positions"], np.float32))
+    tri_all, keep, tile_of, world, run, vstart = base.kept("zone_arrays",
+                                                          lambda: _base_arrays(base))
     textures = FaceTextures(resolve)
-    # every tile whose model has faces holds a run of its model's vertices
-    nv = np.array([len(m.positions) for m in base.models], np.int64)
-    nf = np.array([len(m.triangles) for m in base.models], np.int64)
-    run = np.where(nf[base.tile_model] > 0, nv[base.tile_model], 0)
-    vstart = np.concatenate([[0], np.cumsum(run)])
     read, holder = [], {}                 # holder: tile -> the object holding its faces
     for ob in zone_obs:
         if ob.as_pointer() in trusted:       # only which tiles it holds is read
@@ -124,24 +134,26 @@ class _Reference:
     def __init__(self, base, tri_all, keep, tile_of, vstart):
         self.base, self.tri, self.vstart = base, tri_all, vstart
         n = base.n_tiles
-        kt = tile_of[keep]
-        inside = kt < n
-        self.order = keep[inside][np.argsort(kt[inside], kind="stable")]  # faces by tile
-        self.count = np.bincount(kt[inside], minlength=n)[:n]
-        self.start = np.concatenate([[0], np.cumsum(self.count)])
-        self._lin = None
+
+        def by_tile():
+            kt = tile_of[keep]
+            inside = kt < n
+            count = np.bincount(kt[inside], minlength=n)[:n]
+            return (keep[inside][np.argsort(kt[inside], kind="stable")],  # faces by tile
+                    count, np.concatenate([[0], np.cumsum(count)]))
+        self.order, self.count, self.start = base.kept("zone_by_tile", by_tile)
 
     def linear(self):
         """Colour set 0 of every world vertex as the import stores it
         (linear (V,4)); world vertex vstart[t] + i is model vertex i of t."""
-        if self._lin is None:
+        def make():
             b, vs = self.base, self.vstart
             run = np.diff(vs)
             vt = np.repeat(np.arange(len(run)), run)
             rows = np.asarray(b.color_start, np.int64)[vt] + np.arange(len(vt)) - vs[vt]
-            self._lin = srgb_to_linear(wadkit.eng.colors_to_display(
+            return srgb_to_linear(wadkit.eng.colors_to_display(
                 np.ascontiguousarray(b.color_bytes[rows])))
-        return self._lin
+        return self.base.kept("zone_linear", make)
 
     def same_tiles(self, d, vert, ftile, pos, world, mats_kept) -> np.ndarray:
         """(n_tiles,) bool: the tiles whose faces in this zone mesh are as
