@@ -145,9 +145,11 @@ class WADKIT_OT_eng_build_collision(LevelEdit, bpy.types.Operator):
             # first (their collision objects are the tiles' children)
             tiles = chosen_tiles(context)
             everything = not tiles and not picked
-            made_tiles = make_tile_objects(context, root,
-                                           zone_tiles(root) if everything else tiles)
-            context.view_layer.update()
+            if everything:
+                tiles = zone_tiles(root)
+            if tiles:
+                made_tiles = make_tile_objects(context, root, tiles)
+                context.view_layer.update()
         chosen = picked + made_tiles
         made = build_collision(context, root, None if everything else chosen, notes)
         which = "every tile" if everything else f"{len(chosen)} selected tile(s)"
