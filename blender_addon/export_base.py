@@ -67,9 +67,7 @@ class Base:
         self._cache = {} if cache is None else cache
         self._render: dict[int, RenderRef] = {}
         self._coll: dict[int, CollisionRef] = {}
-        t = self._cache.get("tiles")
-        if t is None:                     # read-only: shared with later exports
-            t = self._cache["tiles"] = _tile_arrays(lvl.tiles)
+        t = self.kept("tiles", lambda: _tile_arrays(lvl.tiles))
         (self.tile_model, self.rotation, self.position, self.location, self.color_bytes,
          self.color_start, self.color_sets, self._tile_of_model) = t
         self.n_tiles = len(self.tile_model)
@@ -108,12 +106,8 @@ class Base:
     @property
     def face_start(self) -> np.ndarray:
         """(N+1,) each tile's run of faces in the world mesh."""
-        fs = self._cache.get("face_start")
-        if fs is None:
-            tile_of = np.asarray(self.wm["tile"], np.int64)
-            fs = self._cache["face_start"] = np.searchsorted(tile_of,
-                                                             np.arange(self.n_tiles + 1))
-        return fs
+        return self.kept("face_start", lambda: np.searchsorted(
+            np.asarray(self.wm["tile"], np.int64), np.arange(self.n_tiles + 1)))
 
     def tile_bytes(self, t: int) -> bytes:
         """Tile t's colour bytes (all sets), for comparing tiles."""

@@ -154,21 +154,26 @@ def _list(ts) -> str:
     return ", ".join(map(str, ts[:10])) + (f" and {len(ts) - 10} more" if len(ts) > 10 else "")
 
 
-def zone_tiles(root) -> list:
-    """Every tile the zone objects of root hold."""
+def _tiles_of(obs) -> list:
+    """The tiles the zone objects among obs hold."""
     out = set()
-    for ob in level_objects(root):
+    for ob in obs:
         if PROP_ZONE in ob:
             out.update(np.unique(face_tiles(ob.data)).tolist())
     return sorted(out)
+
+
+def zone_tiles(root) -> list:
+    """Every tile the zone objects of root hold."""
+    return _tiles_of(level_objects(root))
 
 
 def chosen_tiles(context) -> list:
     """The tiles the operator works on: those of the selected faces of
     zone objects in Edit Mode (which is left for Object Mode), else those
     of the selected zone objects."""
-    out = set()
     if context.mode == "EDIT_MESH":
+        out = set()
         obs = [ob for ob in context.objects_in_mode if PROP_ZONE in ob]
         bpy.ops.object.mode_set(mode="OBJECT")      # the edit-mode faces into the meshes
         for ob in obs:
@@ -177,10 +182,7 @@ def chosen_tiles(context) -> list:
             me.polygons.foreach_get("select", sel)
             out.update(np.unique(face_tiles(me)[sel]).tolist())
         return sorted(out)
-    for ob in getattr(context, "selected_objects", ()):
-        if PROP_ZONE in ob:
-            out.update(np.unique(face_tiles(ob.data)).tolist())
-    return sorted(out)
+    return _tiles_of(getattr(context, "selected_objects", ()))
 
 
 class WADKIT_OT_eng_make_tiles(LevelEdit, bpy.types.Operator):
